@@ -1,0 +1,90 @@
+import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import * as schema from "./schema";
+import { resolveDatabaseConfig, type DatabaseConfig, type DriverName } from "./config";
+import { lockDataDir } from "./pglite-lock";
+
+/**
+ * The drizzle database. All three drivers (PGlite, Neon, node-postgres) expose the same
+ * query builder; the node-postgres type stands for all of them.
+ */
+export type Database = NodePgDatabase<typeof schema>;
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+/** Anything that runs queries: the database or an open transaction. */
+export type Queryable = Database | Transaction;
+
+type Opened = { db: Database; driver: DriverName; close: () => Promise<void> };
+
+// Held on globalThis: Next.js may load this module once per route bundle, and PGlite
+// must be opened exactly once per process.
+const globalForDb = globalThis as unknown as { __agentdraftDb?: Promise<Opened> };
+
+async function open(config: DatabaseConfig): Promise<Opened> {
+  switch (config.driver) {
+    case "pglite": {
+      const { PGlite } = await import("@electric-sql/pglite");
+      const { btree_gist } = await import("@electric-sql/pglite/contrib/btree_gist");
+      const { drizzle } = await import("drizzle-orm/pglite");
+      const memory = config.dataDir.startsWith("memory://");
+      const release = memory ? () => {} : lockDataDir(config.dataDir);
+      // btree_gist must be loaded on every open, or writes to exclusion-constrained tables fail.
+      const client = new PGlite({ dataDir: config.dataDir, extensions: { btree_gist } });
+      await client.waitReady;
+      const db = drizzle({ client, schema }) as unknown as Database;
+      return { db, driver: "pglite", close: async () => { await client.close(); release(); } };
+    }
+    case "neon": {
+      const { Pool, neonConfig } = await import("@neondatabase/serverless");
+      const { drizzle } = await import("drizzle-orm/neon-serverless");
+      if (typeof WebSocket === "undefined") neonConfig.webSocketConstructor = (await import("ws")).default;
+      if (config.wsProxy) {
+        // A local WebSocket-to-TCP proxy (Neon's documented local-development setup): plain ws, no pipelining.
+        const proxy = config.wsProxy;
+        neonConfig.wsProxy = (host, port) => `${proxy.replace(/\/$/, "")}?address=${host}:${port}`;
+        neonConfig.useSecureWebSocket = false;
+        neonConfig.pipelineTLS = false;
+        neonConfig.pipelineConnect = false;
+      }
+      const pool = new Pool({ connectionString: config.url, max: config.poolMax });
+      pool.on("error", (err: Error) => console.error("[db] idle client error:", err.message));
+      const db = drizzle({ client: pool, schema }) as unknown as Database;
+      return { db, driver: "neon", close: () => pool.end() };
+    }
+    case "pg": {
+      const { default: pg } = await import("pg");
+      const { drizzle } = await import("drizzle-orm/node-postgres");
+      const pool = new pg.Pool({ connectionString: config.url, max: config.poolMax });
+      pool.on("error", (err: Error) => console.error("[db] idle client error:", err.message));
+      const db = drizzle({ client: pool, schema });
+      return { db, driver: "pg", close: () => pool.end() };
+    }
+  }
+}
+
+/** Opens the configured database on first use (never at import: `next build` must not start one). */
+function opened(): Promise<Opened> {
+  const existing = globalForDb.__agentdraftDb;
+  if (existing) return existing;
+  const p = open(resolveDatabaseConfig());
+  globalForDb.__agentdraftDb = p;
+  // A failed open is not cached: the next call tries again.
+  p.catch(() => {
+    if (globalForDb.__agentdraftDb === p) globalForDb.__agentdraftDb = undefined;
+  });
+  return p;
+}
+
+export async function getDb(): Promise<Database> {
+  return (await opened()).db;
+}
+
+export async function getDriver(): Promise<DriverName> {
+  return (await opened()).driver;
+}
+
+export async function closeDb(): Promise<void> {
+  const p = globalForDb.__agentdraftDb;
+  globalForDb.__agentdraftDb = undefined;
+  if (!p) return;
+  const o = await p.catch(() => undefined);
+  if (o) await o.close();
+}

@@ -1,0 +1,39 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { resolveDatabaseConfig, redactUrl } from "./config";
+import { ConfigError, type Env } from "../lib/config/env";
+
+const base: Env = { NODE_ENV: "test", AGENTDRAFT_DATA_DIR: ".data", DATABASE_POOL_MAX: 10 };
+
+describe("resolveDatabaseConfig", () => {
+  it("uses embedded PGlite in AGENTDRAFT_DATA_DIR when DATABASE_URL is unset", () => {
+    expect(resolveDatabaseConfig(base)).toEqual({ driver: "pglite", dataDir: path.resolve(".data") });
+    expect(resolveDatabaseConfig({ ...base, AGENTDRAFT_DATA_DIR: "memory://" })).toEqual({ driver: "pglite", dataDir: "memory://" });
+  });
+
+  it("uses the Neon driver for a Neon host or when DATABASE_DRIVER=neon", () => {
+    const neonUrl = "postgres://u:p@ep-cool-pine-123456.us-east-2.aws.neon.tech/db?sslmode=require";
+    expect(resolveDatabaseConfig({ ...base, DATABASE_URL: neonUrl }).driver).toBe("neon");
+    expect(resolveDatabaseConfig({ ...base, DATABASE_URL: "postgres://localhost/x", DATABASE_DRIVER: "neon" }).driver).toBe("neon");
+  });
+
+  it("uses node-postgres for any other postgres URL", () => {
+    expect(resolveDatabaseConfig({ ...base, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x" })).toMatchObject({
+      driver: "pg",
+      poolMax: 10,
+    });
+  });
+
+  it.each([
+    ["not a url", /not a valid URL/],
+    ["mysql://root@localhost/db", /must start with postgres:\/\//],
+    ["http://example.test/db", /must start with postgres:\/\//],
+  ])("rejects %s with a clear message", (url, message) => {
+    expect(() => resolveDatabaseConfig({ ...base, DATABASE_URL: url })).toThrow(ConfigError);
+    expect(() => resolveDatabaseConfig({ ...base, DATABASE_URL: url })).toThrow(message);
+  });
+
+  it("redacts passwords for display", () => {
+    expect(redactUrl("postgres://u:secret@h/db")).toBe("postgres://u:***@h/db");
+  });
+});

@@ -1,0 +1,49 @@
+import path from "node:path";
+import { ConfigError, env, type Env } from "../lib/config/env";
+
+export type DatabaseConfig =
+  | { driver: "pglite"; dataDir: string }
+  | { driver: "neon"; url: string; wsProxy?: string; poolMax: number }
+  | { driver: "pg"; url: string; poolMax: number };
+
+export type DriverName = DatabaseConfig["driver"];
+
+const NEON_HOST = /\.neon\.(tech|build)$/i;
+
+/** Picks the driver from DATABASE_URL: unset → embedded PGlite, a Neon host → Neon, else node-postgres. */
+export function resolveDatabaseConfig(e: Env = env()): DatabaseConfig {
+  const url = e.DATABASE_URL;
+  if (!url || e.DATABASE_DRIVER === "pglite") {
+    const dataDir = e.AGENTDRAFT_DATA_DIR;
+    return { driver: "pglite", dataDir: dataDir.startsWith("memory://") ? dataDir : path.resolve(dataDir) };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(
+      `DATABASE_URL is not a valid URL. Expected postgres://user:password@host:5432/dbname, or leave it unset to use the embedded database.`,
+    );
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    throw new ConfigError(
+      `DATABASE_URL must start with postgres:// or postgresql:// (got "${parsed.protocol}//"). Leave it unset to use the embedded database.`,
+    );
+  }
+  if (!parsed.hostname) throw new ConfigError("DATABASE_URL has no host name.");
+  if (e.DATABASE_DRIVER === "neon" || (!e.DATABASE_DRIVER && NEON_HOST.test(parsed.hostname))) {
+    return { driver: "neon", url, wsProxy: e.NEON_WS_PROXY, poolMax: e.DATABASE_POOL_MAX };
+  }
+  return { driver: "pg", url, poolMax: e.DATABASE_POOL_MAX };
+}
+
+/** The URL with its password removed, for logs and health output. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable)";
+  }
+}

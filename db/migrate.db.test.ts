@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import journal from "./migrations/meta/_journal.json";
+import { getDb } from "./client";
+import { runMigrations } from "./migrate";
+import { migrationStatus } from "./migration-status";
+
+describe("migrations", () => {
+  it("apply every committed migration, and applying again changes nothing", async () => {
+    const first = await migrationStatus();
+    expect(first.pending).toEqual([]);
+    expect(first.applied).toBe(journal.entries.length);
+    expect(first.latest).toBe(journal.entries.at(-1)!.tag);
+    expect(await runMigrations()).toEqual(first);
+  });
+
+  it("load btree_gist, so exclusion constraints mixing = and && work", async () => {
+    const db = await getDb();
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`create temporary table slot_probe (
+        cal text not null, span tstzrange not null,
+        exclude using gist (cal with =, span with &&)) on commit drop`);
+      await tx.execute(sql`insert into slot_probe values ('a', '[2030-01-01 10:00Z,2030-01-01 11:00Z)')`);
+      // Half-open ranges: back to back does not overlap.
+      await tx.execute(sql`insert into slot_probe values ('a', '[2030-01-01 11:00Z,2030-01-01 12:00Z)')`);
+      await expect(
+        tx.execute(sql`insert into slot_probe values ('a', '[2030-01-01 10:30Z,2030-01-01 10:45Z)')`),
+      ).rejects.toThrow();
+      // A failed statement aborts the transaction; end it on purpose.
+      tx.rollback();
+    }).catch((err: Error) => {
+      if (!/rollback/i.test(err.message)) throw err;
+    });
+  });
+});

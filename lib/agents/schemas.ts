@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+export const agentName = z
+  .string()
+  .trim()
+  .min(1, "name is required")
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, "use letters, digits, spaces, dots, dashes and underscores");
+
+export const createAgentInput = z.object({
+  name: agentName,
+  description: z.string().trim().max(500).nullish(),
+});
+export type CreateAgentInput = z.input<typeof createAgentInput>;

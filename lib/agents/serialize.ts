@@ -1,0 +1,9 @@
+import type { AgentRow } from "../../db/schema";
+
+export const serializeAgent = (a: AgentRow) => ({
+  id: a.id,
+  object: "agent" as const,
+  name: a.name,
+  description: a.description,
+  created_at: a.createdAt.toISOString(),
+});

@@ -1,0 +1,33 @@
+import { getDb } from "../../db/client";
+import { apiKeys, type ApiKeyRow } from "../../db/schema";
+import { newId } from "../ids";
+import type { Actor } from "../actor";
+import { findAgent } from "../agents/find-agent";
+import { generateKey } from "./key-material";
+import { createKeyInput, type CreateKeyInput } from "./schemas";
+
+/** Creates a key and returns it in the clear this once; only its hash is stored. */
+export async function createKey(actor: Actor, input: CreateKeyInput): Promise<{ row: ApiKeyRow; key: string }> {
+  const parsed = createKeyInput.parse(input);
+  const agent = parsed.agent_id ? await findAgent(actor.workspaceId, parsed.agent_id) : null;
+  const { key, prefix, hash } = generateKey(parsed.mode);
+  const scopes = parsed.scopes ? [...new Set(parsed.scopes)].sort() : null;
+  const db = await getDb();
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(apiKeys)
+      .values({
+        id: newId("apiKey"),
+        workspaceId: actor.workspaceId,
+        agentId: agent?.id ?? null,
+        name: parsed.name ?? null,
+        mode: parsed.mode,
+        prefix,
+        hash,
+        scopes,
+      })
+      .returning();
+    return inserted!;
+  });
+  return { row, key };
+}

@@ -1,0 +1,125 @@
+import { runMigrations } from "../../db/migrate";
+import { migrationStatus } from "../../db/migration-status";
+import { getDriver } from "../../db/client";
+import { operatorActor } from "../actor";
+import { createWorkspace } from "../workspaces/create-workspace";
+import { getWorkspace } from "../workspaces/get-workspace";
+import { serializeWorkspace } from "../workspaces/serialize";
+import { createAgent } from "../agents/create-agent";
+import { serializeAgent } from "../agents/serialize";
+import { createKey } from "../api-keys/create-key";
+import { keyWorkspace, revokeKey } from "../api-keys/revoke-key";
+import { serializeApiKey } from "../api-keys/serialize";
+import type { CreateKeyInput } from "../api-keys/schemas";
+import { UsageError } from "./errors";
+
+export type Flags = Record<string, string | boolean | undefined>;
+/** What a command returns: JSON for --json, and the lines a person reads otherwise. */
+export type Output = { json: unknown; human: string[] };
+
+export type Command = {
+  usage: string;
+  summary: string;
+  flags: Record<string, "string" | "boolean">;
+  run: (flags: Flags) => Promise<Output>;
+};
+
+function required(flags: Flags, name: string, usage: string): string {
+  const v = flags[name];
+  if (typeof v !== "string" || v.trim() === "") throw new UsageError(`--${name} is required. Usage: ${usage}`);
+  return v.trim();
+}
+
+const scopesFrom = (v: string | boolean | undefined): CreateKeyInput["scopes"] =>
+  typeof v === "string" ? (v.split(",").map((s) => s.trim()).filter(Boolean) as NonNullable<CreateKeyInput["scopes"]>) : undefined;
+
+export const COMMANDS: Record<string, Command> = {
+  "db migrate": {
+    usage: "agentdraft db migrate",
+    summary: "Apply pending database migrations (idempotent).",
+    flags: {},
+    run: async () => {
+      const status = await runMigrations();
+      const driver = await getDriver();
+      return {
+        json: { driver, ...status },
+        human: [`Database (${driver}) is up to date: ${status.applied} migrations applied, latest ${status.latest}.`],
+      };
+    },
+  },
+  "db status": {
+    usage: "agentdraft db status",
+    summary: "Show the driver and which migrations are applied or pending.",
+    flags: {},
+    run: async () => {
+      const status = await migrationStatus();
+      const driver = await getDriver();
+      return {
+        json: { driver, ...status },
+        human: [
+          `Driver: ${driver}`,
+          `Applied: ${status.applied} (latest ${status.latest ?? "none"})`,
+          status.pending.length ? `Pending: ${status.pending.join(", ")} — run \`npx agentdraft db migrate\`` : "Pending: none",
+        ],
+      };
+    },
+  },
+  "workspace create": {
+    usage: "agentdraft workspace create --name NAME",
+    summary: "Create a workspace (the tenant every agent, key and record belongs to).",
+    flags: { name: "string" },
+    run: async (flags) => {
+      const ws = serializeWorkspace(await createWorkspace({ name: required(flags, "name", COMMANDS["workspace create"]!.usage) }));
+      return { json: ws, human: [`Created workspace ${ws.id} (${ws.name}).`] };
+    },
+  },
+  "agent create": {
+    usage: "agentdraft agent create --workspace WORKSPACE_ID --name NAME [--description TEXT]",
+    summary: "Create an agent in a workspace.",
+    flags: { workspace: "string", name: "string", description: "string" },
+    run: async (flags) => {
+      const usage = COMMANDS["agent create"]!.usage;
+      const ws = await getWorkspace(required(flags, "workspace", usage));
+      const name = required(flags, "name", usage);
+      const description = typeof flags.description === "string" ? flags.description : undefined;
+      const agent = serializeAgent(await createAgent(operatorActor(ws.id), { name, description }));
+      return { json: agent, human: [`Created agent ${agent.id} (${agent.name}) in ${ws.id}.`] };
+    },
+  },
+  "key create": {
+    usage:
+      "agentdraft key create --workspace WORKSPACE_ID [--agent AGENT_ID_OR_NAME] [--scopes mail,calendar,approvals,audit,webhooks] [--name NAME] [--test]",
+    summary: "Create an API key. The key is printed once; only its hash is stored.",
+    flags: { workspace: "string", agent: "string", scopes: "string", name: "string", test: "boolean" },
+    run: async (flags) => {
+      const ws = await getWorkspace(required(flags, "workspace", COMMANDS["key create"]!.usage));
+      const { row, key } = await createKey(operatorActor(ws.id), {
+        agent_id: typeof flags.agent === "string" ? flags.agent : undefined,
+        scopes: scopesFrom(flags.scopes),
+        name: typeof flags.name === "string" ? flags.name : undefined,
+        mode: flags.test ? "test" : "live",
+      });
+      const out = { ...serializeApiKey(row), key };
+      return {
+        json: out,
+        human: [
+          `Created API key ${row.id} (${row.agentId ? `acts as ${row.agentId}` : "workspace-wide"}, scopes: ${row.scopes?.join(",") ?? "all"}).`,
+          "",
+          `  ${key}`,
+          "",
+          "Store it now: it is shown only this once.",
+        ],
+      };
+    },
+  },
+  "key revoke": {
+    usage: "agentdraft key revoke --id KEY_ID",
+    summary: "Revoke an API key; requests with it get 401 from then on.",
+    flags: { id: "string" },
+    run: async (flags) => {
+      const id = required(flags, "id", COMMANDS["key revoke"]!.usage);
+      const row = await revokeKey(operatorActor(await keyWorkspace(id)), id);
+      return { json: serializeApiKey(row), human: [`Revoked API key ${row.id} at ${row.revokedAt?.toISOString()}.`] };
+    },
+  },
+};

@@ -1,0 +1,34 @@
+import { sql } from "drizzle-orm";
+import { resolveDatabaseConfig } from "../../db/config";
+import { getDb } from "../../db/client";
+import { describeFailure } from "../describe-failure";
+
+/**
+ * Checks the configuration a server needs before it serves: the environment parses, and a
+ * Postgres server named by DATABASE_URL answers. Returns a sentence describing the first
+ * problem, or null. The embedded database stays lazy (opened on first request).
+ */
+export async function checkStartup(): Promise<string | null> {
+  try {
+    const config = resolveDatabaseConfig();
+    if (config.driver === "pglite") return null;
+    const db = await getDb();
+    await Promise.race([
+      db.execute(sql`select 1`),
+      new Promise((_, reject) => setTimeout(() => reject(Object.assign(new Error("timeout"), { code: "ETIMEDOUT" })), 10_000).unref()),
+    ]);
+    return null;
+  } catch (err) {
+    return describeFailure(err).message;
+  }
+}
+
+/** Refuse to serve with a broken configuration, with a message an operator can act on. */
+export async function refuseToStartIfMisconfigured(): Promise<void> {
+  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  const problem = await checkStartup();
+  if (problem) {
+    console.error(`\nAgentDraft cannot start: ${problem}\n`);
+    process.exit(1);
+  }
+}

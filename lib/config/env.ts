@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** Every environment variable AgentDraft reads, validated once. The README's configuration table mirrors this. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().trim().min(1).optional(),
+  DATABASE_DRIVER: z.enum(["pglite", "neon", "pg"]).optional(),
+  AGENTDRAFT_DATA_DIR: z.string().trim().min(1).default(".data"),
+  NEON_WS_PROXY: z.string().trim().min(1).optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** Tests that change process.env between databases call this. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { GET } from "../../app/api/health/route";
+
+describe("GET /api/health", () => {
+  it("reports the database reachable, its driver and no pending migrations", async () => {
+    const res = await GET();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const body = await res.json();
+    expect(body).toMatchObject({
+      status: "ok",
+      database: {
+        reachable: true,
+        driver: process.env.AGENTDRAFT_TEST_DB === "postgres" ? "pg" : "pglite",
+        migrations: { pending: [] },
+      },
+    });
+    expect(body.database.latency_ms).toBeGreaterThanOrEqual(0);
+  });
+});
