@@ -1,9 +1,9 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveDatabaseConfig, redactUrl } from "./config";
-import { ConfigError, type Env } from "../lib/config/env";
+import { ConfigError } from "../lib/config/env";
 
-const base: Env = { NODE_ENV: "test", AGENTDRAFT_DATA_DIR: ".data", DATABASE_POOL_MAX: 10 };
+const base: Parameters<typeof resolveDatabaseConfig>[0] = { AGENTDRAFT_DATA_DIR: ".data", DATABASE_POOL_MAX: 10 };
 
 describe("resolveDatabaseConfig", () => {
   it("uses embedded PGlite in AGENTDRAFT_DATA_DIR when DATABASE_URL is unset", () => {

@@ -11,7 +11,9 @@ export type DriverName = DatabaseConfig["driver"];
 const NEON_HOST = /\.neon\.(tech|build)$/i;
 
 /** Picks the driver from DATABASE_URL: unset → embedded PGlite, a Neon host → Neon, else node-postgres. */
-export function resolveDatabaseConfig(e: Env = env()): DatabaseConfig {
+type DatabaseEnv = Pick<Env, "DATABASE_URL" | "DATABASE_DRIVER" | "AGENTDRAFT_DATA_DIR" | "NEON_WS_PROXY" | "DATABASE_POOL_MAX">;
+
+export function resolveDatabaseConfig(e: DatabaseEnv = env()): DatabaseConfig {
   const url = e.DATABASE_URL;
   if (!url || e.DATABASE_DRIVER === "pglite") {
     const dataDir = e.AGENTDRAFT_DATA_DIR;

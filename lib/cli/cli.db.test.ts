@@ -2,7 +2,6 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
@@ -14,8 +13,7 @@ import { runCli } from "./main";
 
 function sink() {
   let text = "";
-  const stream = new Writable({ write: (chunk, _enc, cb) => ((text += chunk), cb()) });
-  return { stream: stream as unknown as NodeJS.WriteStream, text: () => text };
+  return { stream: { write: (chunk: string) => (text += chunk) }, text: () => text };
 }
 
 async function cli(...argv: string[]) {

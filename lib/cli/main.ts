@@ -17,7 +17,9 @@ function help(): string {
 }
 
 /** Runs one CLI invocation; returns the process exit code. Output goes to the given streams. */
-export async function runCli(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+type Sink = { write(text: string): unknown };
+
+export async function runCli(argv: string[], out: Sink = process.stdout, err: Sink = process.stderr): Promise<number> {
   const json = argv.includes("--json");
   try {
     // The command is the first two words before any flag: `key create --workspace ws_...`.
