@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   invalid_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
@@ -22,6 +23,26 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** A short, fixed title per code (RFC 9457 `title`); `detail` says what happened this time. */
+export const ERROR_TITLES: Record<ErrorCode, string> = {
+  validation_failed: "The request has invalid fields",
+  malformed_json: "The request body is not valid JSON",
+  invalid_request: "The request is not valid",
+  unauthorized: "Authentication required",
+  forbidden: "Not allowed",
+  insufficient_scope: "The API key lacks a required scope",
+  not_found: "Not found",
+  method_not_allowed: "Method not allowed",
+  conflict: "Conflict",
+  idempotency_in_progress: "A request with this Idempotency-Key is still running",
+  idempotency_mismatch: "This Idempotency-Key was used with a different request",
+  payload_too_large: "The request body is too large",
+  unsupported_media_type: "Unsupported content type",
+  rate_limited: "Too many requests",
+  internal_error: "Internal error",
+  service_unavailable: "Service unavailable",
+};
+
 export type FieldError = { field: string; message: string };
 
 export class AppError extends Error {
@@ -30,7 +51,10 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** Extra problem members (`errors`, `conflicts`...), shown to the caller. */
     readonly extra: { errors?: FieldError[]; [key: string]: unknown } = {},
+    /** Response headers that go with this error (`retry-after`, `www-authenticate`). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.status = ERROR_CODES[code];

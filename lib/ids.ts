@@ -6,6 +6,8 @@ export const ID_PREFIXES = {
   member: "mem",
   agent: "agent",
   apiKey: "key",
+  audit: "aud",
+  request: "req",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,24 +1,34 @@
-import { getDb } from "../../db/client";
+import { transaction } from "../../db/transaction";
 import { agents, type AgentRow } from "../../db/schema";
 import { isUniqueViolation } from "../../db/errors";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
+import { appendAudit } from "../audit/append-audit";
 import { createAgentInput, type CreateAgentInput } from "./schemas";
 
 export async function createAgent(actor: Actor, input: CreateAgentInput): Promise<AgentRow> {
+  if (actor.type === "key" && actor.agentId) {
+    throw new AppError("forbidden", "An agent-bound API key cannot create agents. Use a workspace-wide key.");
+  }
   const { name, description } = createAgentInput.parse(input);
-  const db = await getDb();
   try {
-    return await db.transaction(async (tx) => {
+    return await transaction(async (tx) => {
       const [row] = await tx
         .insert(agents)
         .values({ id: newId("agent"), workspaceId: actor.workspaceId, name, description: description ?? null })
         .returning();
+      await appendAudit(tx, [
+        { actor, action: "agent.created", resource: { type: "agent", id: row!.id }, agentId: row!.id, summary: { name } },
+      ]);
       return row!;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError("conflict", `An agent named "${name}" already exists in this workspace.`);
+    if (isUniqueViolation(err)) {
+      throw new AppError("conflict", `An agent named "${name}" already exists in this workspace.`, {
+        errors: [{ field: "name", message: "already taken in this workspace" }],
+      });
+    }
     throw err;
   }
 }

@@ -12,3 +12,13 @@ export const createAgentInput = z.object({
   description: z.string().trim().max(500).nullish(),
 });
 export type CreateAgentInput = z.input<typeof createAgentInput>;
+
+export const agentSchema = z
+  .object({
+    id: z.string().describe("agent_..."),
+    object: z.literal("agent"),
+    name: z.string(),
+    description: z.string().nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Agent" });

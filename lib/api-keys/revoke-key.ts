@@ -1,16 +1,16 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { and, eq } from "drizzle-orm";
+import { transaction, queryable } from "../../db/transaction";
 import { apiKeys, type ApiKeyRow } from "../../db/schema";
 import { notFound } from "../errors";
 import type { Actor } from "../actor";
+import { appendAudit } from "../audit/append-audit";
 
 /**
- * Revokes a key of the actor's workspace. Revoking an already revoked key is a no-op that
- * returns it unchanged (so retries are safe).
+ * Revokes a key of the actor's workspace. Revoking an already revoked key returns it
+ * unchanged (so retries are safe) and records nothing.
  */
 export async function revokeKey(actor: Actor, keyId: string): Promise<ApiKeyRow> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+  return transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(apiKeys)
@@ -18,19 +18,18 @@ export async function revokeKey(actor: Actor, keyId: string): Promise<ApiKeyRow>
       .for("update");
     if (!row) throw notFound("API key", keyId);
     if (row.revokedAt) return row;
-    const [revoked] = await tx
-      .update(apiKeys)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
-      .returning();
+    const [revoked] = await tx.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId)).returning();
+    await appendAudit(tx, [
+      { actor, action: "api_key.revoked", resource: { type: "api_key", id: keyId }, agentId: row.agentId, summary: { prefix: row.prefix } },
+    ]);
     return revoked!;
   });
 }
 
 /** The workspace a key belongs to, for the operator CLI which names keys by id alone. */
 export async function keyWorkspace(keyId: string): Promise<string> {
-  const db = await getDb();
-  const [row] = await db.select({ workspaceId: apiKeys.workspaceId }).from(apiKeys).where(eq(apiKeys.id, keyId));
+  const q = await queryable();
+  const [row] = await q.select({ workspaceId: apiKeys.workspaceId }).from(apiKeys).where(eq(apiKeys.id, keyId));
   if (!row) throw notFound("API key", keyId);
   return row.workspaceId;
 }

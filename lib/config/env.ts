@@ -8,6 +8,10 @@ const envSchema = z.object({
   AGENTDRAFT_DATA_DIR: z.string().trim().min(1).default(".data"),
   NEON_WS_PROXY: z.string().trim().min(1).optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  /** Token bucket per API key: sustained requests per second, and the burst it allows. */
+  API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
+  API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+  API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,14 @@
+import { withApiKey, assertActsAs } from "@/lib/api/with-api-key";
+import { json } from "@/lib/api/responses";
+import { getAgentOp } from "@/lib/agents/operations";
+import { findAgent } from "@/lib/agents/find-agent";
+import { serializeAgent } from "@/lib/agents/serialize";
+import { isId } from "@/lib/ids";
+import { notFound } from "@/lib/errors";
+
+// GET /api/v1/agents/{id} — retrieve an agent
+export const GET = withApiKey(getAgentOp, async ({ key, params }) => {
+  if (!isId("agent", params.id!)) throw notFound("agent", params.id!);
+  assertActsAs(key, params.id!);
+  return json(serializeAgent(await findAgent(key.workspaceId, params.id!)));
+});

@@ -1,0 +1,35 @@
+import { defineOperation } from "../api/operation";
+import { listOf } from "../api/common-schemas";
+import { paginationQuery } from "../api/pagination";
+import { agentSchema, createAgentInput } from "./schemas";
+
+export const createAgentOp = defineOperation({
+  method: "POST",
+  path: "/v1/agents",
+  operationId: "createAgent",
+  summary: "Create an agent",
+  description: "Needs a workspace-wide key: an agent-bound key cannot create agents.",
+  tag: "Agents",
+  body: createAgentInput,
+  responses: { 201: { description: "The agent", schema: agentSchema } },
+});
+
+export const listAgentsOp = defineOperation({
+  method: "GET",
+  path: "/v1/agents",
+  operationId: "listAgents",
+  summary: "List agents, newest first",
+  description: "An agent-bound key sees only its own agent.",
+  tag: "Agents",
+  query: paginationQuery,
+  responses: { 200: { description: "A page of agents", schema: listOf(agentSchema) } },
+});
+
+export const getAgentOp = defineOperation({
+  method: "GET",
+  path: "/v1/agents/{id}",
+  operationId: "getAgent",
+  summary: "Retrieve an agent",
+  tag: "Agents",
+  responses: { 200: { description: "The agent", schema: agentSchema } },
+});

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { API_KEY_SCOPES } from "../../db/schema";
+import { defineOperation } from "../api/operation";
+import type { AuthenticatedKey } from "../api/authenticate";
+import { getWorkspace } from "../workspaces/get-workspace";
+import { findAgent } from "../agents/find-agent";
+import { serializeAgent } from "../agents/serialize";
+import { agentSchema } from "../agents/schemas";
+
+export const meSchema = z
+  .object({
+    object: z.literal("me"),
+    workspace: z.object({ id: z.string(), name: z.string() }),
+    agent: agentSchema.nullable().describe("set when the key is bound to one agent"),
+    api_key: z.object({ id: z.string(), mode: z.enum(["live", "test"]) }),
+    scopes: z.array(z.enum(API_KEY_SCOPES)).describe("what this key may do"),
+  })
+  .meta({ id: "Me" });
+
+export const getMeOp = defineOperation({
+  method: "GET",
+  path: "/v1/me",
+  operationId: "getMe",
+  summary: "The workspace, agent and scopes of the calling key",
+  tag: "Keys",
+  responses: { 200: { description: "Who is calling", schema: meSchema } },
+});
+
+export async function describeKey(key: AuthenticatedKey): Promise<z.infer<typeof meSchema>> {
+  const workspace = await getWorkspace(key.workspaceId);
+  const agent = key.agentId ? serializeAgent(await findAgent(key.workspaceId, key.agentId)) : null;
+  return {
+    object: "me",
+    workspace: { id: workspace.id, name: workspace.name },
+    agent,
+    api_key: { id: key.id, mode: key.mode },
+    scopes: key.scopes ?? [...API_KEY_SCOPES],
+  };
+}

@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** A page of results, newest first. */
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ object: z.literal("list"), data: z.array(item), has_more: z.boolean() });
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().describe("stable, machine-readable error code"),
+    request_id: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .loose()
+  .meta({ id: "Problem", description: "RFC 9457 problem details" });
+
+export const idPath = z.object({ id: z.string() });

@@ -1,0 +1,34 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { env } from "../config/env";
+
+export type RateLimitResult = { allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number };
+
+/**
+ * Takes one token from a Postgres-held token bucket, in one atomic statement, so the limit
+ * holds across any number of server instances. Refill is computed from elapsed time.
+ */
+export async function takeToken(bucket: string): Promise<RateLimitResult> {
+  const { API_RATE_LIMIT_PER_SECOND: rate, API_RATE_LIMIT_BURST: burst } = env();
+  const db = await getDb();
+  // refill = min(burst, tokens + elapsed * rate); take one when refill >= 1. The row lock of
+  // ON CONFLICT DO UPDATE makes concurrent requests on one key take turns.
+  const refill = sql`least(${burst}::float8, b.tokens + extract(epoch from (clock_timestamp() - b.updated_at)) * ${rate}::float8)`;
+  const { rows } = await db.execute<{ tokens: number; allowed: boolean }>(sql`
+    insert into rate_limit_buckets as b (bucket, tokens, updated_at, allowed)
+    values (${bucket}, ${burst - 1}::float8, clock_timestamp(), true)
+    on conflict (bucket) do update set
+      tokens = case when ${refill} >= 1 then ${refill} - 1 else ${refill} end,
+      allowed = ${refill} >= 1,
+      updated_at = clock_timestamp()
+    returning tokens, allowed`);
+  const row = rows[0]!;
+  const tokens = Number(row.tokens);
+  const allowed = Boolean(row.allowed);
+  return {
+    allowed,
+    limit: burst,
+    remaining: Math.max(0, Math.floor(tokens)),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / rate)),
+  };
+}

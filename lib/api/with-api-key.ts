@@ -1,0 +1,100 @@
+import type { z } from "zod";
+import type { Actor } from "../actor";
+import { AppError } from "../errors";
+import { env } from "../config/env";
+import { authenticate, requireScope, type AuthenticatedKey } from "./authenticate";
+import { takeToken } from "./rate-limit";
+import { parseJsonBody, readBody } from "./read-body";
+import { runIdempotent, requestFingerprint, validateIdempotencyKey } from "./idempotency";
+import { problemResponse } from "./problem";
+import { newRequestId, readTraceId } from "./request-ids";
+import { queryObject } from "./pagination";
+import type { Operation } from "./operation";
+
+export type ApiContext<Body = unknown, Query = unknown> = {
+  req: Request;
+  url: URL;
+  key: AuthenticatedKey;
+  /** Who acts, for audit entries: this key (and its agent), with the request and trace ids. */
+  actor: Actor & { type: "key" };
+  params: Record<string, string>;
+  requestId: string;
+  /** The body, validated by the operation's schema; malformed JSON is a 400 before the handler runs. */
+  body: Body;
+  /** The query string, validated by the operation's schema. */
+  query: Query;
+};
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+/**
+ * The one wrapper every /api/v1 route uses: request id, bearer-key authentication, scope,
+ * per-key rate limit, body limit and JSON parsing, Idempotency-Key on POST, and RFC 9457
+ * problems for every failure.
+ */
+export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
+  op: Operation<B, Q>,
+  handler: (ctx: ApiContext<Infer<B>, Infer<Q>>) => Promise<Response>,
+) {
+  return async (req: Request, route?: RouteContext): Promise<Response> => {
+    const requestId = newRequestId();
+    const headers = new Headers({ "x-request-id": requestId });
+    try {
+      const traceId = readTraceId(req.headers);
+      const key = await authenticate(req.headers.get("authorization"));
+
+      const limit = await takeToken(`key:${key.id}`);
+      headers.set("ratelimit-limit", String(limit.limit));
+      headers.set("ratelimit-remaining", String(limit.remaining));
+      if (!limit.allowed) {
+        throw new AppError("rate_limited", `Too many requests for this API key. Retry in ${limit.retryAfterSeconds} s.`, {}, { "retry-after": String(limit.retryAfterSeconds) });
+      }
+      requireScope(key, op.scope);
+
+      const url = new URL(req.url);
+      const raw = req.method === "GET" || req.method === "HEAD" ? "" : await readBody(req, env().API_MAX_BODY_BYTES);
+      const json = parseJsonBody(raw, req.headers.get("content-type"));
+      const body = (op.body ? op.body.parse(json) : undefined) as Infer<B>;
+      const query = (op.query ? op.query.parse(queryObject(url)) : undefined) as Infer<Q>;
+      const params = Object.fromEntries(
+        Object.entries((await route?.params) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
+      );
+      const ctx: ApiContext<Infer<B>, Infer<Q>> = {
+        req,
+        url,
+        key,
+        actor: { type: "key", workspaceId: key.workspaceId, keyId: key.id, agentId: key.agentId, traceId, requestId },
+        params,
+        requestId,
+        body,
+        query,
+      };
+
+      const idempotencyKey = req.headers.get("idempotency-key");
+      let res: Response;
+      if (req.method === "POST" && idempotencyKey !== null) {
+        const fingerprint = requestFingerprint(req.method, url.pathname + url.search, raw);
+        res = await runIdempotent(key.id, validateIdempotencyKey(idempotencyKey), fingerprint, () =>
+          handler(ctx).catch((err) => problemResponse(err, requestId)),
+        );
+      } else {
+        res = await handler(ctx);
+      }
+      return withHeaders(res, headers);
+    } catch (err) {
+      return problemResponse(err, requestId, headers);
+    }
+  };
+}
+
+function withHeaders(res: Response, headers: Headers): Response {
+  const out = new Response(res.body, res);
+  headers.forEach((v, k) => out.headers.set(k, v));
+  return out;
+}
+
+/** An agent-bound key acts only as its agent: any other agent's id is not found (SPEC §1). */
+export function assertActsAs(key: AuthenticatedKey, agentId: string, what = "agent"): void {
+  if (key.agentId && key.agentId !== agentId) throw new AppError("not_found", `No ${what} with id ${agentId}.`);
+}

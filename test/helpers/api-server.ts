@@ -1,0 +1,93 @@
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+
+type RouteModule = Record<string, (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response> | Response>;
+type Route = { pattern: RegExp; names: string[]; file: string };
+
+const APP_API = path.resolve("app/api");
+
+/** app/api/**\/route.ts as URL matchers, static segments before dynamic ones (as Next.js does). */
+export function discoverRoutes(dir = APP_API): Route[] {
+  const routes: Route[] = [];
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === "route.ts") {
+        const segments = path.relative(APP_API, d).split(path.sep).filter(Boolean);
+        const names: string[] = [];
+        const source = segments
+          .map((s) => {
+            const m = /^\[(\w+)\]$/.exec(s);
+            if (!m) return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+            names.push(m[1]!);
+            return "([^/]+)";
+          })
+          .join("/");
+        routes.push({ pattern: new RegExp(`^/api/${source}/?$`), names, file: full });
+      }
+    }
+  };
+  walk(dir);
+  return routes.sort((a, b) => a.names.length - b.names.length);
+}
+
+/**
+ * Serves the app's route handlers over real HTTP on loopback: requests and responses go
+ * through sockets, headers and streaming bodies exactly as a client sees them. (The full
+ * Next.js server is exercised by the e2e tests and `npm run bench:api`.)
+ */
+export async function startApiServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const routes = discoverRoutes();
+  const modules = new Map<string, RouteModule>();
+  const server = http.createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const route = routes.find((r) => r.pattern.test(url.pathname));
+      if (!route) {
+        res.writeHead(404).end();
+        return;
+      }
+      const match = route.pattern.exec(url.pathname)!;
+      const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)]));
+      if (!modules.has(route.file)) modules.set(route.file, (await import(route.file)) as RouteModule);
+      const handler = modules.get(route.file)![req.method ?? "GET"];
+      if (!handler) {
+        res.writeHead(405).end();
+        return;
+      }
+      const hasBody = req.method !== "GET" && req.method !== "HEAD";
+      const webBody = hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined;
+      const request = new Request(url.toString().replace("http://127.0.0.1", `http://${req.headers.host}`), {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: webBody,
+        duplex: "half",
+      } as RequestInit);
+      const response = await handler(request, { params: Promise.resolve(params) });
+      // Discard what the handler left unread (a refused oversize body) so the client, still
+      // sending, reads the answer instead of a reset connection.
+      if (webBody && !req.readableEnded && !webBody.locked) {
+        const reader = webBody.getReader();
+        while (!(await reader.read()).done);
+      }
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (response.body) {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+      }
+      res.end();
+    } catch (err) {
+      console.error("[test server]", err);
+      res.writeHead(500).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
