@@ -8,6 +8,7 @@ export const ID_PREFIXES = {
   apiKey: "key",
   audit: "aud",
   request: "req",
+  webhookEvent: "whm",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

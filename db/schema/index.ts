@@ -6,3 +6,4 @@ export * from "./audit-entries";
 export * from "./audit-heads";
 export * from "./idempotency-keys";
 export * from "./rate-limit-buckets";
+export * from "./webhook-events";

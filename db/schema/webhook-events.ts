@@ -1,0 +1,25 @@
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, idColumn, workspaceIdColumn } from "./columns";
+import { workspaces } from "./workspaces";
+
+/**
+ * The transactional outbox (SPEC §6): one row per event, written in the same transaction as
+ * the state change that caused it, so a crash can delay a webhook but never lose it.
+ * Delivery to endpoints reads from here.
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: idColumn(),
+    workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    /** The agent the event concerns, for endpoints filtered to agents. */
+    agentId: text("agent_id"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    traceId: text("trace_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_events_workspace_idx").on(t.workspaceId, t.id), index("webhook_events_type_idx").on(t.workspaceId, t.type)],
+);
+
+export type WebhookEventRow = typeof webhookEvents.$inferSelect;
