@@ -7,3 +7,6 @@ export * from "./audit-heads";
 export * from "./idempotency-keys";
 export * from "./rate-limit-buckets";
 export * from "./webhook-events";
+export * from "./calendars";
+export * from "./holds";
+export * from "./calendar-events";

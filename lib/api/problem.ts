@@ -34,7 +34,9 @@ export function toProblem(err: unknown, requestId: string): ProblemBody {
     appError = new AppError("internal_error", `Something went wrong on our side. Quote request ${requestId} if you report it.`);
   }
   const { errors, ...extra } = appError.extra;
+  // Extra members first: they can never override the standard ones.
   return {
+    ...extra,
     type: `/docs/errors#${appError.code}`,
     title: ERROR_TITLES[appError.code],
     status: appError.status,
@@ -42,7 +44,6 @@ export function toProblem(err: unknown, requestId: string): ProblemBody {
     code: appError.code,
     request_id: requestId,
     ...(errors ? { errors } : {}),
-    ...extra,
   };
 }
 

@@ -12,6 +12,10 @@ const envSchema = z.object({
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Bounds for a hold's time to live, and the TTL when a request gives none. */
+  HOLD_TTL_MIN_SECONDS: z.coerce.number().int().min(1).default(5),
+  HOLD_TTL_MAX_SECONDS: z.coerce.number().int().min(1).default(3600),
+  HOLD_TTL_DEFAULT_SECONDS: z.coerce.number().int().min(1).default(60),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -2,6 +2,23 @@ import type { Operation } from "../operation";
 import { createAgentOp, getAgentOp, listAgentsOp } from "../../agents/operations";
 import { getMeOp } from "../../api-keys/me";
 import { exportAuditOp, listAuditOp, verifyAuditOp } from "../../audit/operations";
+import {
+  availabilityOp,
+  cancelEventOp,
+  createCalendarOp,
+  getCalendarOp,
+  listCalendarsOp,
+  listEventsOp,
+} from "../../calendars/operations";
+import {
+  commitHoldOp,
+  extendHoldOp,
+  getHoldOp,
+  listHoldsOp,
+  placeHoldOp,
+  placeMultiHoldOp,
+  releaseHoldOp,
+} from "../../holds/operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -12,4 +29,17 @@ export const OPERATIONS: Operation[] = [
   listAuditOp,
   verifyAuditOp,
   exportAuditOp,
+  createCalendarOp,
+  listCalendarsOp,
+  getCalendarOp,
+  availabilityOp,
+  listEventsOp,
+  cancelEventOp,
+  placeHoldOp,
+  placeMultiHoldOp,
+  listHoldsOp,
+  getHoldOp,
+  extendHoldOp,
+  commitHoldOp,
+  releaseHoldOp,
 ] as Operation[];

@@ -1,0 +1,32 @@
+import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
+import { queryable } from "../../db/transaction";
+import { holds, type HoldRow } from "../../db/schema";
+import { notFound } from "../errors";
+import { page, type Pagination } from "../api/pagination";
+import { serializeHolds } from "./serialize";
+import { isLive } from "./live";
+
+export async function getHold(workspaceId: string, id: string) {
+  const q = await queryable();
+  const [row] = await q.select().from(holds).where(and(eq(holds.id, id), eq(holds.workspaceId, workspaceId)));
+  if (!row) throw notFound("hold", id);
+  return (await serializeHolds(q, [row]))[0]!;
+}
+
+/** Newest first. `status=held` means live now; `status=expired` includes held rows past their TTL. */
+export async function listHolds(
+  workspaceId: string,
+  f: Pagination & { calendar_id?: string; status?: HoldRow["status"]; agent_id?: string | null },
+) {
+  const q = await queryable();
+  const where: (SQL | undefined)[] = [eq(holds.workspaceId, workspaceId)];
+  if (f.calendar_id) where.push(sql`${holds.calendarIds} @> array[${f.calendar_id}]::text[]`);
+  if (f.agent_id) where.push(eq(holds.agentId, f.agent_id));
+  if (f.status === "held") where.push(isLive);
+  else if (f.status === "expired") where.push(sql`(${holds.status} = 'expired' or (${holds.status} = 'held' and ${holds.expiresAt} <= clock_timestamp()))`);
+  else if (f.status) where.push(eq(holds.status, f.status));
+  if (f.starting_after) where.push(lt(holds.id, f.starting_after));
+  const rows = await q.select().from(holds).where(and(...where)).orderBy(desc(holds.id)).limit(f.limit + 1);
+  const { items, hasMore } = page(rows, f.limit);
+  return { items: await serializeHolds(q, items), hasMore };
+}
