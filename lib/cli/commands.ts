@@ -12,6 +12,7 @@ import { keyWorkspace, revokeKey } from "../api-keys/revoke-key";
 import { serializeApiKey } from "../api-keys/serialize";
 import type { CreateKeyInput } from "../api-keys/schemas";
 import { UsageError } from "./errors";
+import { loadtestCommand } from "./loadtest-command";
 
 export type Flags = Record<string, string | boolean | undefined>;
 /** What a command returns: JSON for --json, and the lines a person reads otherwise. */
@@ -122,4 +123,5 @@ export const COMMANDS: Record<string, Command> = {
       return { json: serializeApiKey(row), human: [`Revoked API key ${row.id} at ${row.revokedAt?.toISOString()}.`] };
     },
   },
+  loadtest: loadtestCommand,
 };

@@ -1,0 +1,171 @@
+// npm run bench:holds [-- --db postgres] — the conflict engine under N concurrent agents.
+import { sql } from "drizzle-orm";
+import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults } from "./setup";
+import { newWorkspaceWithKey } from "./fixtures";
+import { closeDb, getDb } from "../db/client";
+import { runLoad } from "../lib/loadtest/run-load";
+import { createCalendars, runHoldsScenario } from "../lib/loadtest/holds-scenario";
+import { table, type Summary } from "../lib/loadtest/stats";
+import { createCalendar } from "../lib/calendars/calendars";
+import { placeHold } from "../lib/holds/place-hold";
+import { commitHold } from "../lib/holds/commit-hold";
+import { releaseHold } from "../lib/holds/release-hold";
+import { naivePlaceHold } from "../lib/holds/naive-place-hold";
+import { AppError } from "../lib/errors";
+import type { Actor } from "../lib/actor";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
+const SCENARIOS = [
+  { name: "200 calendars", calendars: 200, slots: 16 },
+  { name: "one hot calendar", calendars: 1, slots: 4 },
+];
+const SLOT_MS = 30 * 60 * 1000;
+const DAY = Date.UTC(2035, 5, 1, 6);
+
+/** Overlapping busy pairs (confirmed events, and holds live now) in a workspace: must be 0. */
+async function doubleBookings(workspaceId: string, includeAllHeld = false): Promise<number> {
+  const db = await getDb();
+  const { rows } = await db.execute<{ n: string }>(sql`
+    with busy as (
+      select e.calendar_id as cal, e.span, e.id from calendar_events e where e.status = 'confirmed' and e.workspace_id = ${workspaceId}
+      union all
+      select c.cal, tstzrange(h.start_time, h.end_time, '[)'), h.id
+        from holds h cross join unnest(h.calendar_ids) as c(cal)
+        where h.workspace_id = ${workspaceId} and h.status = 'held' and (${includeAllHeld} or h.expires_at > clock_timestamp())
+    )
+    select count(*)::text as n from busy a join busy b on a.cal = b.cal and a.id < b.id and a.span && b.span`);
+  return Number(rows[0]!.n);
+}
+
+async function countPreempted(workspaceId: string): Promise<number> {
+  const db = await getDb();
+  const { rows } = await db.execute<{ n: string }>(sql`select count(*)::text as n from holds where workspace_id = ${workspaceId} and status = 'preempted'`);
+  return Number(rows[0]!.n);
+}
+
+const pickSlot = (slots: number) => {
+  const start = DAY + Math.floor(Math.random() * slots) * SLOT_MS;
+  return { start: new Date(start), end: new Date(start + SLOT_MS) };
+};
+
+const progress = (label: string) => (done: number, elapsed: number) =>
+  process.stderr.write(`\r  ${label}: ${done} attempts, ${Math.round(done / elapsed)}/s, ${elapsed.toFixed(0)} s   `);
+
+type Row = { layer: string; scenario: string; summary: Summary; holds_per_s: number; conflicts: number; preemptions: number; double_bookings: number };
+const rows: Row[] = [];
+const db = await benchDatabase(process.argv);
+try {
+  await connectBenchDatabase(db.env);
+  const setups = [];
+  for (const s of SCENARIOS) setups.push({ ...s, ws: await newWorkspaceWithKey(`bench-holds-${s.calendars}`) });
+  await closeDb();
+
+  // 1. Over HTTP, against `next start`.
+  const server = await startNextServer({ ...db.env, ...SERVER_ENV });
+  try {
+    for (const s of setups) {
+      const calendarIds = await createCalendars(server.url, s.ws.key, s.calendars, "bench");
+      const summary = await runHoldsScenario(
+        { url: server.url, key: s.ws.key, calendarIds, slots: s.slots, commitShare: 0.5 },
+        { concurrency: AGENTS, seconds: SECONDS, onProgress: progress(`HTTP, ${s.name}`) },
+      );
+      process.stderr.write("\n");
+      rows.push({ layer: "HTTP (next start)", scenario: s.name, summary, holds_per_s: 0, conflicts: 0, preemptions: 0, double_bookings: -1 });
+    }
+  } finally {
+    await server.stop();
+  }
+  await connectBenchDatabase(db.env);
+  for (const [i, s] of setups.entries()) {
+    const row = rows[i]!;
+    row.holds_per_s = Math.round(((row.summary.outcomes.granted ?? 0) / row.summary.seconds) * 10) / 10;
+    row.conflicts = row.summary.outcomes.hold_conflict ?? 0;
+    row.preemptions = await countPreempted(s.ws.workspace.id);
+    row.double_bookings = await doubleBookings(s.ws.workspace.id);
+  }
+
+  // 2. The same locked transaction without HTTP: the database's own limit.
+  for (const s of SCENARIOS) {
+    const ws = await newWorkspaceWithKey(`raw-${s.calendars}`);
+    const actor: Actor & { type: "key" } = { type: "key", workspaceId: ws.workspace.id, keyId: ws.keyRow.id, agentId: null };
+    const cals: string[] = [];
+    for (let i = 0; i < s.calendars; i++) cals.push((await createCalendar(actor, { name: `raw-${i}` })).id);
+    const summary = await runLoad({ concurrency: AGENTS, seconds: SECONDS, onProgress: progress(`database, ${s.name}`) }, async () => {
+      const { start, end } = pickSlot(s.slots);
+      try {
+        const { hold } = await placeHold(actor, {
+          calendar_ids: [cals[Math.floor(Math.random() * cals.length)]!],
+          start_time: start.toISOString(),
+          end_time: end.toISOString(),
+          priority: Math.floor(Math.random() * 101),
+          hold_ttl_seconds: 30,
+          metadata: {},
+        });
+        await (Math.random() < 0.5 ? commitHold(actor, hold.id) : releaseHold(actor, hold.id));
+        return "granted";
+      } catch (err) {
+        if (err instanceof AppError) return err.code;
+        throw err;
+      }
+    });
+    process.stderr.write("\n");
+    rows.push({
+      layer: "database, locked",
+      scenario: s.name,
+      summary,
+      holds_per_s: Math.round(((summary.outcomes.granted ?? 0) / summary.seconds) * 10) / 10,
+      conflicts: summary.outcomes.hold_conflict ?? 0,
+      preemptions: await countPreempted(ws.workspace.id),
+      double_bookings: await doubleBookings(ws.workspace.id),
+    });
+  }
+
+  // 3. The naive baseline: check, then insert, no lock.
+  for (const s of SCENARIOS) {
+    const ws = await newWorkspaceWithKey(`naive-${s.calendars}`);
+    const actor: Actor = { type: "operator", workspaceId: ws.workspace.id, name: "bench" };
+    const cals: string[] = [];
+    for (let i = 0; i < s.calendars; i++) cals.push((await createCalendar(actor, { name: `naive-${i}` })).id);
+    const summary = await runLoad({ concurrency: AGENTS, seconds: SECONDS, onProgress: progress(`naive, ${s.name}`) }, async () => {
+      const { start, end } = pickSlot(s.slots);
+      const ok = await naivePlaceHold(ws.workspace.id, cals[Math.floor(Math.random() * cals.length)]!, start, end, 50);
+      return ok ? "granted" : "hold_conflict";
+    });
+    process.stderr.write("\n");
+    rows.push({
+      layer: "naive check-then-insert",
+      scenario: s.name,
+      summary,
+      holds_per_s: Math.round(((summary.outcomes.granted ?? 0) / summary.seconds) * 10) / 10,
+      conflicts: summary.outcomes.hold_conflict ?? 0,
+      preemptions: 0,
+      double_bookings: await doubleBookings(ws.workspace.id, true),
+    });
+  }
+  await closeDb();
+} finally {
+  await db.drop();
+}
+
+console.log(`\nConflict engine — ${AGENTS} concurrent agents, ${SECONDS} s per row, database: ${db.label}, load generator on the same machine\n`);
+console.log(
+  table(
+    rows.map((r) => ({
+      layer: r.layer,
+      scenario: r.scenario,
+      "attempts/s": r.summary.per_second,
+      "holds/s": r.holds_per_s,
+      "p50 ms": r.summary.p50_ms,
+      "p95 ms": r.summary.p95_ms,
+      "p99 ms": r.summary.p99_ms,
+      conflicts: r.conflicts,
+      preemptions: r.preemptions,
+      "double bookings": r.double_bookings,
+    })),
+  ),
+);
+console.log("\nHTTP and database rows: an attempt is a placement, and each granted hold is then committed or released (latency covers both).");
+console.log("Naive rows: holds are only placed (no commit), so double bookings are overlapping held rows.");
+const file = writeResults(`holds-${db.label}`, { benchmark: "holds", database: db.label, agents: AGENTS, seconds: SECONDS, machine: machine(), rows });
+console.log(`\nresults: ${file}\nreproduce: npm run bench:holds${db.label === "postgres" ? " -- --db postgres" : ""}`);

@@ -1,0 +1,48 @@
+import { summarize, type Summary } from "./stats";
+
+export type LoadOptions = {
+  /** Concurrent clients, each running tasks back to back. */
+  concurrency: number;
+  /** Stop starting tasks after this many seconds. */
+  seconds: number;
+  /** Optional cap on the total number of tasks. */
+  maxTasks?: number;
+  /** Called about once a second while running. */
+  onProgress?: (done: number, elapsedSeconds: number, outcomes: Record<string, number>) => void;
+};
+
+/**
+ * Runs `task(client)` from `concurrency` clients for a bounded time and count, timing each
+ * task. A task returns an outcome label ("201", "hold_conflict", "error"...), counted.
+ */
+export async function runLoad(options: LoadOptions, task: (client: number) => Promise<string>): Promise<Summary> {
+  const latencies: number[] = [];
+  const outcomes: Record<string, number> = {};
+  const started = performance.now();
+  const deadline = started + options.seconds * 1000;
+  const max = options.maxTasks ?? Number.POSITIVE_INFINITY;
+  let issued = 0;
+  const timer = options.onProgress
+    ? setInterval(() => options.onProgress!(latencies.length, (performance.now() - started) / 1000, outcomes), 1000)
+    : undefined;
+  const client = async (id: number) => {
+    while (performance.now() < deadline && issued < max) {
+      issued++;
+      const t0 = performance.now();
+      let outcome: string;
+      try {
+        outcome = await task(id);
+      } catch (err) {
+        outcome = `error:${(err as Error).message.slice(0, 40)}`;
+      }
+      latencies.push(performance.now() - t0);
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: options.concurrency }, (_, i) => client(i)));
+  } finally {
+    if (timer) clearInterval(timer);
+  }
+  return summarize(latencies, (performance.now() - started) / 1000, outcomes);
+}
