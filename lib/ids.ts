@@ -12,6 +12,10 @@ export const ID_PREFIXES = {
   calendar: "cal",
   hold: "hold",
   calendarEvent: "evt",
+  inbox: "inbox",
+  thread: "thr",
+  message: "msg",
+  attachment: "att",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

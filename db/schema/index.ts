@@ -10,3 +10,8 @@ export * from "./webhook-events";
 export * from "./calendars";
 export * from "./holds";
 export * from "./calendar-events";
+export * from "./inboxes";
+export * from "./threads";
+export * from "./messages";
+export * from "./message-sources";
+export * from "./attachments";

@@ -13,6 +13,7 @@ import { serializeApiKey } from "../api-keys/serialize";
 import type { CreateKeyInput } from "../api-keys/schemas";
 import { UsageError } from "./errors";
 import { loadtestCommand } from "./loadtest-command";
+import { smtpCommand } from "./smtp-command";
 
 export type Flags = Record<string, string | boolean | undefined>;
 /** What a command returns: JSON for --json, and the lines a person reads otherwise. */
@@ -124,4 +125,5 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   loadtest: loadtestCommand,
+  smtp: smtpCommand,
 };

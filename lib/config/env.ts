@@ -16,6 +16,12 @@ const envSchema = z.object({
   HOLD_TTL_MIN_SECONDS: z.coerce.number().int().min(1).default(5),
   HOLD_TTL_MAX_SECONDS: z.coerce.number().int().min(1).default(3600),
   HOLD_TTL_DEFAULT_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** The domain of new inbox addresses (`name@AGENTDRAFT_MAIL_DOMAIN`). */
+  AGENTDRAFT_MAIL_DOMAIN: z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z]{2,}$|^localhost$/, "a domain such as agents.example.com").default("agents.localhost"),
+  /** Bearer secret for POST /api/inbound/raw. Unset: that endpoint refuses every request. */
+  INBOUND_SECRET: z.string().min(16, "use at least 16 characters").optional(),
+  /** Largest inbound message (raw bytes, attachments included). */
+  MAIL_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -19,6 +19,17 @@ import {
   placeMultiHoldOp,
   releaseHoldOp,
 } from "../../holds/operations";
+import {
+  createInboxOp,
+  getAttachmentOp,
+  getInboxOp,
+  getMessageOp,
+  getThreadOp,
+  listInboxesOp,
+  listMessagesOp,
+  listThreadsOp,
+  updateInboxOp,
+} from "../../mail/operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -42,4 +53,13 @@ export const OPERATIONS: Operation[] = [
   extendHoldOp,
   commitHoldOp,
   releaseHoldOp,
+  createInboxOp,
+  listInboxesOp,
+  getInboxOp,
+  updateInboxOp,
+  listMessagesOp,
+  listThreadsOp,
+  getMessageOp,
+  getThreadOp,
+  getAttachmentOp,
 ] as Operation[];

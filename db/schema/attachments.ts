@@ -1,0 +1,27 @@
+import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, idColumn, workspaceIdColumn } from "./columns";
+import { workspaces } from "./workspaces";
+import { messages } from "./messages";
+import { bytea } from "./message-sources";
+
+export const attachments = pgTable(
+  "attachments",
+  {
+    id: idColumn(),
+    workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    filename: text("filename"),
+    contentType: text("content_type").notNull(),
+    contentId: text("content_id"),
+    disposition: text("disposition"),
+    size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
+    content: bytea("content").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("attachments_message_idx").on(t.messageId)],
+);
+
+export type AttachmentRow = typeof attachments.$inferSelect;

@@ -1,0 +1,26 @@
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, idColumn, workspaceIdColumn } from "./columns";
+import { workspaces } from "./workspaces";
+import { agents } from "./agents";
+
+/** An agent's email address. Addresses are unique across the deployment (mail routes by address). */
+export const inboxes = pgTable(
+  "inboxes",
+  {
+    id: idColumn(),
+    workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
+    agentId: text("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    /** Lower-case `username@domain`. */
+    address: text("address").notNull(),
+    displayName: text("display_name"),
+    /** Sender rules: an address (`a@b.com`) or a domain (`@b.com`). A non-empty allow list admits only matches. */
+    allowSenders: text("allow_senders").array().notNull().default([]),
+    blockSenders: text("block_senders").array().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("inboxes_address_key").on(t.address), index("inboxes_workspace_idx").on(t.workspaceId, t.id)],
+);
+
+export type InboxRow = typeof inboxes.$inferSelect;

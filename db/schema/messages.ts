@@ -1,0 +1,65 @@
+import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { createdAt, idColumn, workspaceIdColumn } from "./columns";
+import { workspaces } from "./workspaces";
+import { inboxes } from "./inboxes";
+import { threads } from "./threads";
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+export type Address = { name: string | null; email: string };
+export type MessageSecurity = {
+  zero_width_removed: number;
+  scripts_removed: boolean;
+  styles_removed: boolean;
+  hidden_text_removed: boolean;
+  remote_images_removed: number;
+  forms_removed: boolean;
+  iframes_removed: boolean;
+  injection_signals: { signal: string; excerpt: string; where: string }[];
+  auth_failed: boolean;
+};
+
+/** One email in one inbox, received or sent, stored once per (inbox, Message-ID). */
+export const messages = pgTable(
+  "messages",
+  {
+    id: idColumn(),
+    workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .notNull()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
+    threadId: text("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    direction: text("direction", { enum: ["inbound", "outbound"] }).notNull(),
+    status: text("status", { enum: ["received", "captured", "queued", "sent", "delivered", "bounced", "failed"] }).notNull(),
+    messageId: text("message_id").notNull(),
+    inReplyTo: text("in_reply_to"),
+    references: text("references").array().notNull().default([]),
+    from: jsonb("from").$type<Address>().notNull(),
+    to: jsonb("to").$type<Address[]>().notNull(),
+    cc: jsonb("cc").$type<Address[]>().notNull(),
+    subject: text("subject").notNull(),
+    date: timestamp("date", { withTimezone: true, mode: "date" }),
+    text: text("text").notNull(),
+    textReply: text("text_reply").notNull(),
+    markdown: text("markdown").notNull(),
+    htmlSanitized: text("html_sanitized"),
+    headersOfNote: jsonb("headers_of_note").$type<Record<string, string | null>>().notNull(),
+    security: jsonb("security").$type<MessageSecurity>().notNull(),
+    automated: boolean("automated").notNull(),
+    automatedReasons: text("automated_reasons").array().notNull().default([]),
+    sizeBytes: integer("size_bytes").notNull(),
+    search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('simple', coalesce(subject, '') || ' ' || coalesce(text, ''))`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("messages_inbox_message_id_key").on(t.inboxId, t.messageId),
+    index("messages_inbox_idx").on(t.inboxId, t.id),
+    index("messages_thread_idx").on(t.threadId, t.id),
+    index("messages_search_idx").using("gin", t.search),
+  ],
+);
+
+export type MessageRow = typeof messages.$inferSelect;

@@ -1,0 +1,200 @@
+import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { queryable, transaction } from "../../../db/transaction";
+import { attachments, inboxes, messages, messageSources, threads, type InboxRow, type MessageRow } from "../../../db/schema";
+import { AppError } from "../../errors";
+import { env } from "../../config/env";
+import { newId } from "../../ids";
+import type { Actor } from "../../actor";
+import { appendAudit } from "../../audit/append-audit";
+import { emitEvent } from "../../events/emit-event";
+import { serializeMessage } from "../serialize";
+import { parseMessage, type ParsedMessage } from "./parse-message";
+import { participantsKey, subjectKey } from "./thread-keys";
+import { senderRefused } from "./sender-rules";
+
+export type IngestSource = "raw" | "smtp" | "resend";
+export type Delivery = { inbox_id: string; address: string; message_id: string | null; thread_id: string | null; duplicate: boolean; refused: string | null };
+
+/** Webhook payloads above this size carry `truncated: true` and no body text; read the message from the API. */
+const EVENT_PAYLOAD_CAP = 64 * 1024;
+const SUBJECT_FALLBACK_DAYS = 30;
+
+const systemActor = (workspaceId: string, source: IngestSource): Actor => ({ type: "system", workspaceId, job: `inbound-${source}` });
+
+export async function inboxesFor(addresses: string[]): Promise<InboxRow[]> {
+  const wanted = [...new Set(addresses.map((a) => a.trim().toLowerCase()).filter(Boolean))];
+  if (!wanted.length) return [];
+  const q = await queryable();
+  return q.select().from(inboxes).where(inArray(inboxes.address, wanted));
+}
+
+/** The recipients named in the header block alone, for mail too large to parse whole. */
+async function headerRecipients(raw: Buffer): Promise<string[]> {
+  const end = raw.indexOf("\r\n\r\n") >= 0 ? raw.indexOf("\r\n\r\n") : raw.indexOf("\n\n");
+  const head = raw.subarray(0, end > 0 ? Math.min(end, 256 * 1024) : 64 * 1024);
+  return (await parseMessage(Buffer.concat([head, Buffer.from("\r\n\r\n")])).catch(() => null))?.recipients ?? [];
+}
+
+async function resolveThread(tx: Parameters<Parameters<typeof transaction>[0]>[0], inbox: InboxRow, m: ParsedMessage, at: Date): Promise<string> {
+  const refs = [...(m.inReplyTo ? [m.inReplyTo] : []), ...m.references];
+  const subject = subjectKey(m.subject);
+  const people = participantsKey([m.from.email, ...m.to.map((a) => a.email), ...m.cc.map((a) => a.email)], inbox.address);
+  let threadId: string | undefined;
+  if (refs.length) {
+    const [parent] = await tx
+      .select({ threadId: messages.threadId })
+      .from(messages)
+      .where(and(eq(messages.inboxId, inbox.id), inArray(messages.messageId, refs)))
+      .orderBy(desc(messages.createdAt))
+      .limit(1);
+    threadId = parent?.threadId;
+  } else if (subject) {
+    // Only when the headers that thread mail are missing: same subject, same people, recently.
+    const [match] = await tx
+      .select({ id: threads.id })
+      .from(threads)
+      .where(
+        and(
+          eq(threads.inboxId, inbox.id),
+          eq(threads.subjectKey, subject),
+          eq(threads.participantsKey, people),
+          gt(threads.lastMessageAt, sql`now() - make_interval(days => ${SUBJECT_FALLBACK_DAYS})`),
+        ),
+      )
+      .orderBy(desc(threads.lastMessageAt))
+      .limit(1);
+    threadId = match?.id;
+  }
+  if (threadId) {
+    await tx.update(threads).set({ messageCount: sql`${threads.messageCount} + 1`, lastMessageAt: at }).where(eq(threads.id, threadId));
+    return threadId;
+  }
+  const [created] = await tx
+    .insert(threads)
+    .values({ id: newId("thread"), workspaceId: inbox.workspaceId, inboxId: inbox.id, subject: m.subject, subjectKey: subject, participantsKey: people, messageCount: 1, lastMessageAt: at })
+    .returning({ id: threads.id });
+  return created!.id;
+}
+
+/** The email.received payload: the message without its bodies when it would be too large. */
+function eventPayload(message: MessageRow, atts: Parameters<typeof serializeMessage>[1]) {
+  const full = { message: serializeMessage(message, atts), truncated: false };
+  if (Buffer.byteLength(JSON.stringify(full)) <= EVENT_PAYLOAD_CAP) return full;
+  const { text: _t, markdown: _m, html_sanitized: _h, text_reply, ...rest } = full.message;
+  return { message: { ...rest, text_reply: text_reply.slice(0, 4000) }, truncated: true };
+}
+
+async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, source: IngestSource): Promise<Delivery> {
+  const base = { inbox_id: inbox.id, address: inbox.address };
+  const actor = systemActor(inbox.workspaceId, source);
+  const refused = senderRefused(m.from.email, inbox.allowSenders, inbox.blockSenders);
+  if (refused) {
+    await transaction((tx) =>
+      appendAudit(tx, [
+        { actor, action: "email.refused", resource: { type: "inbox", id: inbox.id }, agentId: inbox.agentId, outcome: "rejected", summary: { from: m.from.email, message_id: m.messageId, reason: refused } },
+      ]),
+    );
+    return { ...base, message_id: null, thread_id: null, duplicate: false, refused };
+  }
+  return transaction(async (tx) => {
+    // One ingestion at a time per inbox: duplicates and thread creation cannot race.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`inbox:${inbox.id}`}))`);
+    const [existing] = await tx
+      .select({ id: messages.id, threadId: messages.threadId })
+      .from(messages)
+      .where(and(eq(messages.inboxId, inbox.id), eq(messages.messageId, m.messageId)));
+    if (existing) return { ...base, message_id: existing.id, thread_id: existing.threadId, duplicate: true, refused: null };
+
+    const at = new Date();
+    const threadId = await resolveThread(tx, inbox, m, at);
+    const [message] = await tx
+      .insert(messages)
+      .values({
+        id: newId("message"),
+        workspaceId: inbox.workspaceId,
+        inboxId: inbox.id,
+        threadId,
+        direction: "inbound",
+        status: "received",
+        messageId: m.messageId,
+        inReplyTo: m.inReplyTo,
+        references: m.references,
+        from: m.from,
+        to: m.to,
+        cc: m.cc,
+        subject: m.subject,
+        date: m.date,
+        text: m.text,
+        textReply: m.textReply,
+        markdown: m.markdown,
+        htmlSanitized: m.htmlSanitized,
+        headersOfNote: m.headersOfNote,
+        security: m.security,
+        automated: m.automated,
+        automatedReasons: m.automatedReasons,
+        sizeBytes: m.sizeBytes,
+        createdAt: at,
+      })
+      .returning();
+    await tx.insert(messageSources).values({ messageId: message!.id, sha256: m.sha256, raw });
+    const stored = m.attachments.length
+      ? await tx
+          .insert(attachments)
+          .values(m.attachments.map((a) => ({ id: newId("attachment"), workspaceId: inbox.workspaceId, messageId: message!.id, ...a })))
+          .returning({ id: attachments.id, filename: attachments.filename, contentType: attachments.contentType, contentId: attachments.contentId, size: attachments.size, sha256: attachments.sha256 })
+      : [];
+    await emitEvent(tx, actor, { type: "email.received", agentId: inbox.agentId, data: eventPayload(message!, stored) });
+    await appendAudit(tx, [
+      {
+        actor,
+        action: "email.received",
+        resource: { type: "message", id: message!.id },
+        agentId: inbox.agentId,
+        summary: { inbox_id: inbox.id, from: m.from.email, message_id: m.messageId, sha256: m.sha256, automated: m.automated, injection_signals: m.security.injection_signals.length },
+      },
+    ]);
+    return { ...base, message_id: message!.id, thread_id: threadId, duplicate: false, refused: null };
+  });
+}
+
+/**
+ * The one way mail gets in (raw endpoint, Resend webhook, SMTP listener): size check, parse
+ * and sanitise, route to inboxes by the given recipients (else the message's own), then store
+ * once per inbox and Message-ID with its thread, attachments, outbox event and audit entry.
+ * Oversize mail is refused whole, with an audit entry in each addressed workspace.
+ */
+export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; source: IngestSource }): Promise<Delivery[]> {
+  if (raw.length > env().MAIL_MAX_BYTES) return rejectOversizeMail(raw, raw.length, opts);
+  const parsed = await parseMessage(raw);
+  const targets = await inboxesFor(opts.recipients?.length ? opts.recipients : parsed.recipients);
+  if (!targets.length) {
+    throw new AppError("not_found", `No inbox for ${(opts.recipients?.length ? opts.recipients : parsed.recipients).join(", ") || "this message (it names no recipients)"}.`);
+  }
+  const out: Delivery[] = [];
+  for (const inbox of targets) out.push(await storeForInbox(inbox, parsed, raw, opts.source));
+  return out;
+}
+
+/**
+ * Refuses mail over MAIL_MAX_BYTES whole: nothing is stored, and each addressed inbox's
+ * workspace gets an audit entry. `head` is the message or its first bytes (for the headers).
+ */
+export async function rejectOversizeMail(head: Buffer, size: number, opts: { recipients?: string[]; source: IngestSource }): Promise<never> {
+  const limit = env().MAIL_MAX_BYTES;
+  const targets = await inboxesFor(opts.recipients?.length ? opts.recipients : await headerRecipients(head));
+  for (const inbox of targets) {
+    await transaction((tx) =>
+      appendAudit(tx, [
+        {
+          actor: systemActor(inbox.workspaceId, opts.source),
+          action: "email.rejected",
+          resource: { type: "inbox", id: inbox.id },
+          agentId: inbox.agentId,
+          outcome: "rejected",
+          summary: { reason: "too_large", size_bytes: size, limit_bytes: limit },
+        },
+      ]),
+    );
+  }
+  throw new AppError("payload_too_large", `The message is over the ${limit}-byte limit (MAIL_MAX_BYTES). Nothing was stored.`, { limit_bytes: limit });
+}

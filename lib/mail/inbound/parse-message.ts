@@ -1,0 +1,158 @@
+import { createHash } from "node:crypto";
+import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
+import TurndownService from "turndown";
+import EmailReplyParser from "email-reply-parser";
+import type { Address, MessageSecurity } from "../../../db/schema";
+import { AppError } from "../../errors";
+import { sanitizeEmailHtml } from "./sanitize-html";
+import { stripInvisible } from "./invisible-characters";
+import { findInjectionSignals } from "./injection-signals";
+import { authenticationResults, automatedReasons } from "./automated";
+
+export type ParsedAttachment = { filename: string | null; contentType: string; contentId: string | null; disposition: string | null; size: number; sha256: string; content: Buffer };
+
+export type ParsedMessage = {
+  messageId: string;
+  inReplyTo: string | null;
+  references: string[];
+  from: Address;
+  to: Address[];
+  cc: Address[];
+  /** Where the message says it was delivered (To, Cc, Delivered-To, X-Original-To), for routing. */
+  recipients: string[];
+  subject: string;
+  date: Date | null;
+  text: string;
+  textReply: string;
+  markdown: string;
+  htmlSanitized: string | null;
+  headersOfNote: Record<string, string | null>;
+  security: MessageSecurity;
+  automated: boolean;
+  automatedReasons: string[];
+  attachments: ParsedAttachment[];
+  sizeBytes: number;
+  sha256: string;
+};
+
+const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced" });
+
+function addresses(field: AddressObject | AddressObject[] | undefined): Address[] {
+  const out: Address[] = [];
+  const walk = (list: { name?: string; address?: string; group?: unknown[] }[]) => {
+    for (const a of list) {
+      if (a.group) walk(a.group as typeof list);
+      else if (a.address) out.push({ name: a.name?.trim() || null, email: a.address.trim().toLowerCase() });
+    }
+  };
+  for (const obj of [field ?? []].flat()) walk(obj.value);
+  return out;
+}
+
+const normaliseId = (id: string) => {
+  const trimmed = id.trim();
+  return trimmed.startsWith("<") ? trimmed : `<${trimmed}>`;
+};
+const ids = (value: string | string[] | undefined): string[] =>
+  [value ?? []]
+    .flat()
+    .flatMap((v) => v.match(/<[^<>\s]+>/g) ?? (v.trim() ? [v.trim()] : []))
+    .map(normaliseId);
+
+function headerText(mail: ParsedMail, name: string): string | null {
+  const v = mail.headers.get(name);
+  if (v === undefined || v === null) return null;
+  if (typeof v === "string") return v;
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "object" && "value" in v) return String((v as { value: unknown }).value);
+  if (typeof v === "object" && "text" in v) return String((v as { text: unknown }).text);
+  return String(v);
+}
+
+/** A header block must come first: a name, a colon, a value. Anything else is not mail. */
+function looksLikeMail(raw: Buffer): boolean {
+  const head = raw.subarray(0, 4096).toString("latin1");
+  return /^[\x21-\x39\x3b-\x7e]+:[^\r\n]*/.test(head.replace(/^\s+/, "")) || /^From [^\r\n]*\r?\n[\x21-\x39\x3b-\x7e]+:/.test(head);
+}
+
+/**
+ * Raw RFC 5322 bytes → the SPEC §3 fields, with zero-trust sanitising. Never throws for
+ * malformed MIME it can read; refuses bytes that are not mail with a clear 422.
+ */
+export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+  if (raw.length === 0 || !looksLikeMail(raw)) {
+    throw new AppError("unprocessable_message", "The body is not an RFC 5322 message: it must start with header lines such as `From: ...`.");
+  }
+  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, keepCidLinks: true });
+  const sha256 = createHash("sha256").update(raw).digest("hex");
+
+  const html = typeof mail.html === "string" ? sanitizeEmailHtml(mail.html) : null;
+  const markdownFromHtml = html?.html ? turndown.turndown(html.html) : null;
+  const plain = stripInvisible((mail.text ?? markdownFromHtml ?? "").trimEnd());
+  const subject = stripInvisible(mail.subject ?? "");
+  const textReply = plain.text ? stripInvisible(new EmailReplyParser().read(plain.text).getVisibleText()).text.trim() : "";
+
+  const from = addresses(mail.from)[0] ?? { name: null, email: "" };
+  const to = addresses(mail.to);
+  const cc = addresses(mail.cc);
+  const delivered = ["delivered-to", "x-original-to", "envelope-to"].map((h) => headerText(mail, h)).filter((v): v is string => !!v);
+  const recipients = [...new Set([...to, ...cc].map((a) => a.email).concat(delivered.map((d) => d.trim().toLowerCase())))];
+
+  const auth = authenticationResults(mail.headers);
+  const contentType = mail.headers.get("content-type") as { value?: string; params?: Record<string, string> } | undefined;
+  const reportType = contentType?.params?.["report-type"];
+  const reasons = automatedReasons(mail.headers, from.email, `${contentType?.value ?? ""}${reportType ? `; report-type=${reportType}` : ""}`);
+  const injection = findInjectionSignals([
+    { where: "subject", text: subject.text },
+    { where: "text", text: plain.text },
+    { where: "hidden_html", text: html?.findings.hidden_text ?? "" },
+  ]);
+
+  return {
+    messageId: mail.messageId ? normaliseId(mail.messageId) : `<${sha256}@agentdraft.invalid>`,
+    inReplyTo: mail.inReplyTo ? (ids(mail.inReplyTo)[0] ?? null) : null,
+    references: ids(mail.references),
+    from,
+    to,
+    cc,
+    recipients,
+    subject: subject.text,
+    date: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
+    text: plain.text,
+    textReply,
+    markdown: markdownFromHtml ?? plain.text,
+    htmlSanitized: html?.html ?? null,
+    headersOfNote: {
+      spf: auth.spf,
+      dkim: auth.dkim,
+      dmarc: auth.dmarc,
+      auto_submitted: headerText(mail, "auto-submitted"),
+      list_id: ((mail.headers.get("list") as { id?: { id?: string; name?: string } } | undefined)?.id?.id ?? null),
+      reply_to: addresses(mail.replyTo)[0]?.email ?? null,
+    },
+    security: {
+      zero_width_removed: plain.removed + subject.removed + (html?.findings.zero_width_removed ?? 0),
+      scripts_removed: html?.findings.scripts_removed ?? false,
+      styles_removed: html?.findings.styles_removed ?? false,
+      hidden_text_removed: html?.findings.hidden_text_removed ?? false,
+      remote_images_removed: html?.findings.remote_images_removed ?? 0,
+      forms_removed: html?.findings.forms_removed ?? false,
+      iframes_removed: html?.findings.iframes_removed ?? false,
+      injection_signals: injection,
+      auth_failed: auth.failed,
+    },
+    automated: reasons.length > 0,
+    automatedReasons: reasons,
+    attachments: mail.attachments.map((a) => ({
+      filename: a.filename ?? null,
+      contentType: a.contentType || "application/octet-stream",
+      contentId: a.cid ?? null,
+      disposition: a.contentDisposition ?? null,
+      size: a.content.length,
+      sha256: createHash("sha256").update(a.content).digest("hex"),
+      content: a.content,
+    })),
+    sizeBytes: raw.length,
+    sha256,
+  };
+}

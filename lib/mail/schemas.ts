@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { paginationQuery } from "../api/pagination";
+
+const senderRule = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^([^\s@]+@[^\s@]+\.[^\s@]+|@[^\s@]+\.[^\s@]+)$/, "an address (a@b.com) or a domain (@b.com)");
+
+export const createInboxInput = z.object({
+  agent_id: z.string().min(1).optional().describe("required for a workspace-wide key; an agent-bound key creates inboxes for its own agent"),
+  username: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/, "letters, digits, dots, dashes and underscores; starting and ending with a letter or digit")
+    .optional()
+    .describe("the part before @; default: generated"),
+  display_name: z.string().trim().min(1).max(100).optional(),
+  allow_senders: z.array(senderRule).max(500).default([]),
+  block_senders: z.array(senderRule).max(500).default([]),
+});
+
+export const updateInboxInput = z
+  .object({
+    display_name: z.string().trim().min(1).max(100).nullable().optional(),
+    allow_senders: z.array(senderRule).max(500).optional(),
+    block_senders: z.array(senderRule).max(500).optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: "give at least one field to change" });
+
+export const listMessagesQuery = paginationQuery.extend({
+  q: z.string().trim().min(1).max(200).optional().describe("full-text search in subject and body"),
+  from: z.string().trim().toLowerCase().max(320).optional().describe("sender address"),
+  thread_id: z.string().optional(),
+  direction: z.enum(["inbound", "outbound"]).optional(),
+  automated: z.enum(["true", "false"]).optional(),
+});
+
+const address = z.object({ name: z.string().nullable(), email: z.string() });
+
+export const inboxSchema = z
+  .object({
+    id: z.string().describe("inbox_..."),
+    object: z.literal("inbox"),
+    agent_id: z.string(),
+    address: z.string(),
+    display_name: z.string().nullable(),
+    allow_senders: z.array(z.string()),
+    block_senders: z.array(z.string()),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Inbox" });
+
+export const messageSchema = z
+  .object({
+    id: z.string().describe("msg_..."),
+    object: z.literal("message"),
+    inbox_id: z.string(),
+    thread_id: z.string(),
+    direction: z.enum(["inbound", "outbound"]),
+    status: z.string(),
+    message_id: z.string().describe("the RFC 5322 Message-ID"),
+    in_reply_to: z.string().nullable(),
+    references: z.array(z.string()),
+    from: address,
+    to: z.array(address),
+    cc: z.array(address),
+    subject: z.string(),
+    date: z.iso.datetime().nullable(),
+    text: z.string(),
+    text_reply: z.string().describe("the new text, without quoted history and signature"),
+    markdown: z.string(),
+    html_sanitized: z.string().nullable(),
+    attachments: z.array(z.object({ id: z.string(), filename: z.string().nullable(), content_type: z.string(), content_id: z.string().nullable(), size: z.number().int(), sha256: z.string() })),
+    headers_of_note: z.record(z.string(), z.string().nullable()),
+    security: z.object({
+      zero_width_removed: z.number().int(),
+      scripts_removed: z.boolean(),
+      styles_removed: z.boolean(),
+      hidden_text_removed: z.boolean(),
+      remote_images_removed: z.number().int(),
+      forms_removed: z.boolean(),
+      iframes_removed: z.boolean(),
+      injection_signals: z.array(z.object({ signal: z.string(), excerpt: z.string(), where: z.string() })),
+      auth_failed: z.boolean(),
+    }),
+    automated: z.boolean().describe("machine-sent (auto-reply, bulk, list, bounce): do not reply"),
+    automated_reasons: z.array(z.string()),
+    size_bytes: z.number().int(),
+    created_at: z.iso.datetime(),
+    content_notice: z.string().optional(),
+  })
+  .meta({ id: "Message" });
+
+export const threadSchema = z
+  .object({
+    id: z.string().describe("thr_..."),
+    object: z.literal("thread"),
+    inbox_id: z.string(),
+    subject: z.string(),
+    message_count: z.number().int(),
+    last_message_at: z.iso.datetime(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Thread" });
+
+export const threadWithMessagesSchema = threadSchema.extend({ messages: z.array(messageSchema) }).meta({ id: "ThreadWithMessages" });

@@ -1,0 +1,7 @@
+import MailComposer from "nodemailer/lib/mail-composer";
+import type Mail from "nodemailer/lib/mailer";
+
+/** Real RFC 5322 bytes, composed by nodemailer (the way a relay would hand them over). */
+export async function composeMime(mail: Mail.Options & { headers?: Record<string, string> }): Promise<Buffer> {
+  return new MailComposer({ date: new Date("2031-01-06T09:00:00Z"), ...mail }).compile().build();
+}
