@@ -14,6 +14,12 @@ describe("newId", () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
+  it("stays ordered within one millisecond", () => {
+    const now = Date.now() + 10_000;
+    const ids = Array.from({ length: 1000 }, () => newId("agent", now));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it("does not repeat", () => {
     const now = Date.now();
     const ids = new Set(Array.from({ length: 10_000 }, () => newId("member", now)));

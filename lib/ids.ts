@@ -22,16 +22,26 @@ export type IdKind = keyof typeof ID_PREFIXES;
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
+let lastTime = 0;
+let lastRandom = 0n;
+
 /**
  * `<prefix>_<26 chars>`: 48 bits of milliseconds then 80 random bits, Crockford base32 (ULID
- * layout, lower case). Ids sort by creation time, so cursors can page by id.
+ * layout, lower case). Ids sort by creation time, so cursors can page by id; within one
+ * millisecond a process increments the random part (monotonic ULID), so its ids stay ordered.
  */
 export function newId(kind: IdKind, now: number = Date.now()): string {
-  const bytes = Buffer.alloc(16);
-  bytes.writeUIntBE(now, 0, 6);
-  randomBytes(10).copy(bytes, 6);
-  let bits = 0n;
-  for (const b of bytes) bits = (bits << 8n) | BigInt(b);
+  let time = now;
+  let random: bigint;
+  if (time <= lastTime) {
+    time = lastTime;
+    random = (lastRandom + 1n) & ((1n << 80n) - 1n);
+  } else {
+    random = BigInt(`0x${randomBytes(10).toString("hex")}`);
+  }
+  lastTime = time;
+  lastRandom = random;
+  let bits = (BigInt(time) << 80n) | random;
   let out = "";
   for (let i = 0; i < 26; i++) {
     out = CROCKFORD[Number(bits & 31n)] + out;

@@ -91,7 +91,7 @@ describe("placing holds", () => {
     expect((await hold(key, cal.id, { start_time: T(9, 30), end_time: T(11), priority: 1 })).status).toBe(201);
 
     const db = await getDb();
-    const types = (await db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspace.id))).map((e) => e.type);
+    const types = (await db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspace.id)).orderBy(webhookEvents.createdAt, webhookEvents.id)).map((e) => e.type);
     expect(types).toEqual(["hold.created", "hold.committed", "event.cancelled", "hold.created"]);
   });
 
