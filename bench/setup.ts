@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -80,7 +81,11 @@ export async function startNextServer(env: Record<string, string>): Promise<{ ur
 }
 
 /** The server runs with limits that would otherwise throttle a load test. */
-export const SERVER_ENV = { API_RATE_LIMIT_BURST: "1000000000", API_RATE_LIMIT_PER_SECOND: "1000000000" };
+export const SERVER_ENV = {
+  API_RATE_LIMIT_BURST: "1000000000",
+  API_RATE_LIMIT_PER_SECOND: "1000000000",
+  AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
+};
 
 export function writeResults(name: string, results: unknown): string {
   fs.mkdirSync("bench/results", { recursive: true });

@@ -16,6 +16,10 @@ export const ID_PREFIXES = {
   thread: "thr",
   message: "msg",
   attachment: "att",
+  approval: "appr",
+  approvalDecision: "apd",
+  approvalPolicy: "apol",
+  signingKey: "sk",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -15,3 +15,4 @@ export * from "./threads";
 export * from "./messages";
 export * from "./message-sources";
 export * from "./attachments";
+export * from "./approvals";

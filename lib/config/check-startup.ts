@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { resolveDatabaseConfig } from "../../db/config";
+import { env } from "./env";
 import { getDb } from "../../db/client";
 import { describeFailure } from "../describe-failure";
 
@@ -10,6 +11,9 @@ import { describeFailure } from "../describe-failure";
  */
 export async function checkStartup(): Promise<string | null> {
   try {
+    if (env().NODE_ENV === "production" && !env().AGENTDRAFT_ENCRYPTION_KEYS) {
+      return "AGENTDRAFT_ENCRYPTION_KEYS is required in production (comma-separated; make one with: openssl rand -base64 32).";
+    }
     const config = resolveDatabaseConfig();
     if (config.driver === "pglite") return null;
     const db = await getDb();

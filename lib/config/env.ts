@@ -22,6 +22,11 @@ const envSchema = z.object({
   INBOUND_SECRET: z.string().min(16, "use at least 16 characters").optional(),
   /** Largest inbound message (raw bytes, attachments included). */
   MAIL_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /**
+   * Comma-separated base64 keys of 32 bytes for AES-256-GCM at rest; the first encrypts, all
+   * decrypt (rotation). Required in production; in development a key is kept in the data dir.
+   */
+  AGENTDRAFT_ENCRYPTION_KEYS: z.string().trim().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -7,17 +7,18 @@ import { Readable } from "node:stream";
 type RouteModule = Record<string, (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response> | Response>;
 type Route = { pattern: RegExp; names: string[]; file: string };
 
-const APP_API = path.resolve("app/api");
+const APP = path.resolve("app");
 
-/** app/api/**\/route.ts as URL matchers, static segments before dynamic ones (as Next.js does). */
-export function discoverRoutes(dir = APP_API): Route[] {
+/** app/**\/route.ts as URL matchers, static segments before dynamic ones (as Next.js does). */
+export function discoverRoutes(dir = APP): Route[] {
   const routes: Route[] = [];
   const walk = (d: string) => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
       const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
+      if (entry.isDirectory() && entry.name !== "node_modules") walk(full);
       else if (entry.name === "route.ts") {
-        const segments = path.relative(APP_API, d).split(path.sep).filter(Boolean);
+        // Route groups like (app) do not appear in URLs.
+        const segments = path.relative(APP, d).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s));
         const names: string[] = [];
         const source = segments
           .map((s) => {
@@ -27,11 +28,12 @@ export function discoverRoutes(dir = APP_API): Route[] {
             return "([^/]+)";
           })
           .join("/");
-        routes.push({ pattern: new RegExp(`^/api/${source}/?$`), names, file: full });
+        routes.push({ pattern: new RegExp(`^/${source}/?$`), names, file: full });
       }
     }
   };
   walk(dir);
+  // Static segments before dynamic ones, as Next.js matches.
   return routes.sort((a, b) => a.names.length - b.names.length);
 }
 

@@ -20,3 +20,13 @@ export async function newAgent(workspaceId: string, name = unique("agent")) {
 export async function newKey(workspaceId: string, input: CreateKeyInput = {}) {
   return createKey(operatorActor(workspaceId), input);
 }
+
+/** A member row with a role (the web app adds sign-in identities to members). */
+export async function newMember(workspaceId: string, role: "owner" | "admin" | "approver" | "viewer", email = `${unique(role)}@team.test`) {
+  const { getDb } = await import("../../db/client");
+  const { members } = await import("../../db/schema");
+  const { newId } = await import("../../lib/ids");
+  const db = await getDb();
+  const [row] = await db.insert(members).values({ id: newId("member"), workspaceId, email, role }).returning();
+  return { member: row!, actor: { type: "member" as const, workspaceId, memberId: row!.id } };
+}

@@ -30,6 +30,7 @@ import {
   listThreadsOp,
   updateInboxOp,
 } from "../../mail/operations";
+import { cancelApprovalOp, checkApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -62,4 +63,9 @@ export const OPERATIONS: Operation[] = [
   getMessageOp,
   getThreadOp,
   getAttachmentOp,
+  createApprovalOp,
+  listApprovalsOp,
+  getApprovalOp,
+  cancelApprovalOp,
+  checkApprovalOp,
 ] as Operation[];

@@ -1,0 +1,98 @@
+import { check, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { createdAt, idColumn, workspaceIdColumn } from "./columns";
+import { workspaces } from "./workspaces";
+import { members } from "./members";
+
+export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired", "cancelled"] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** A consequential action waiting for signed-in humans (SPEC §5). */
+export const approvals = pgTable(
+  "approvals",
+  {
+    id: idColumn(),
+    workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
+    agentId: text("agent_id"),
+    apiKeyId: text("api_key_id"),
+    summary: text("summary").notNull(),
+    evidence: jsonb("evidence").$type<unknown>().notNull(),
+    summarySha256: text("summary_sha256").notNull(),
+    evidenceSha256: text("evidence_sha256").notNull(),
+    actionClass: text("action_class"),
+    amount: numeric("amount", { precision: 20, scale: 4 }),
+    currency: text("currency"),
+    policyId: text("policy_id"),
+    requiredApprovals: integer("required_approvals").notNull(),
+    status: text("status", { enum: APPROVAL_STATUSES }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    decidedAt: timestamp("decided_at", { withTimezone: true, mode: "date" }),
+    /** Compact JWS (EdDSA) over the decision, set when resolved. */
+    receipt: text("receipt"),
+    escalatedAt: timestamp("escalated_at", { withTimezone: true, mode: "date" }),
+    traceId: text("trace_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("approvals_workspace_idx").on(t.workspaceId, t.id),
+    index("approvals_pending_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+    check("approvals_required_check", sql`${t.requiredApprovals} between 1 and 10`),
+    check("approvals_status_check", sql`${t.status} in ('pending', 'approved', 'denied', 'expired', 'cancelled')`),
+  ],
+);
+
+/** One member's decision on an approval; a member decides once. */
+export const approvalDecisions = pgTable(
+  "approval_decisions",
+  {
+    id: idColumn(),
+    approvalId: text("approval_id")
+      .notNull()
+      .references(() => approvals.id, { onDelete: "cascade" }),
+    workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "restrict" }),
+    decision: text("decision", { enum: ["approve", "deny"] }).notNull(),
+    note: text("note"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("approval_decisions_member_key").on(t.approvalId, t.memberId)],
+);
+
+/** Workspace rules: which actions need approval, with what quorum and expiry. */
+export const approvalPolicies = pgTable(
+  "approval_policies",
+  {
+    id: idColumn(),
+    workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    actionClass: text("action_class").notNull(),
+    /** null: any agent. */
+    agentId: text("agent_id"),
+    /** Approval is required at or above this amount; null: always. */
+    minAmount: numeric("min_amount", { precision: 20, scale: 4 }),
+    requiredApprovals: integer("required_approvals").notNull().default(1),
+    expiresInSeconds: integer("expires_in_seconds").notNull().default(86400),
+    createdAt: createdAt(),
+  },
+  (t) => [index("approval_policies_workspace_idx").on(t.workspaceId, t.actionClass)],
+);
+
+/** Ed25519 keys that sign approval receipts; public halves are published as a JWKS. */
+export const signingKeys = pgTable(
+  "signing_keys",
+  {
+    kid: text("kid").primaryKey(),
+    workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
+    publicJwk: jsonb("public_jwk").$type<Record<string, string>>().notNull(),
+    /** The private JWK, encrypted with lib/crypto/secret-box (AES-256-GCM). */
+    privateJwkSealed: text("private_jwk_sealed").notNull(),
+    createdAt: createdAt(),
+    retiredAt: timestamp("retired_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("signing_keys_workspace_idx").on(t.workspaceId)],
+);
+
+export type ApprovalRow = typeof approvals.$inferSelect;
+export type ApprovalPolicyRow = typeof approvalPolicies.$inferSelect;

@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import { transaction } from "../../db/transaction";
+import { approvals, type ApprovalRow } from "../../db/schema";
+import { newId } from "../ids";
+import type { Actor } from "../actor";
+import { appendAudit } from "../audit/append-audit";
+import { emitEvent } from "../events/emit-event";
+import { matchPolicy } from "./policies";
+import { evidenceHash, summaryHash } from "./receipts";
+import type { CreateApprovalInput } from "./schemas";
+
+const DEFAULT_EXPIRY_SECONDS = 86400;
+
+/**
+ * Opens a pending approval. A matching workspace policy sets the floor of the quorum (an
+ * agent may ask for more approvals, never fewer) and the expiry when the agent gives none.
+ */
+export async function createApproval(actor: Actor & { type: "key" }, input: CreateApprovalInput): Promise<ApprovalRow> {
+  const policy = await matchPolicy(actor.workspaceId, input.action_class, actor.agentId, input.amount);
+  const required = Math.max(input.required_approvals ?? 1, policy?.requiredApprovals ?? 1);
+  const expiresIn = input.expires_in_seconds ?? policy?.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS;
+  return transaction(async (tx) => {
+    const [row] = await tx
+      .insert(approvals)
+      .values({
+        id: newId("approval"),
+        workspaceId: actor.workspaceId,
+        agentId: actor.agentId,
+        apiKeyId: actor.keyId,
+        summary: input.summary,
+        evidence: input.evidence,
+        summarySha256: summaryHash(input.summary),
+        evidenceSha256: evidenceHash(input.evidence),
+        actionClass: input.action_class ?? null,
+        amount: input.amount === undefined ? null : String(input.amount),
+        currency: input.currency ?? null,
+        policyId: policy?.id ?? null,
+        requiredApprovals: required,
+        status: "pending",
+        expiresAt: sql`clock_timestamp() + make_interval(secs => ${expiresIn})`,
+        traceId: actor.traceId ?? null,
+      })
+      .returning();
+    await emitEvent(tx, actor, {
+      type: "approval.requested",
+      agentId: actor.agentId,
+      data: { approval_id: row!.id, summary: row!.summary, action_class: row!.actionClass, required_approvals: required, expires_at: row!.expiresAt.toISOString() },
+    });
+    await appendAudit(tx, [
+      {
+        actor,
+        action: "approval.requested",
+        resource: { type: "approval", id: row!.id },
+        summary: { summary_sha256: row!.summarySha256, evidence_sha256: row!.evidenceSha256, action_class: row!.actionClass, amount: input.amount ?? null, required_approvals: required, policy_id: policy?.id ?? null },
+      },
+    ]);
+    return row!;
+  });
+}

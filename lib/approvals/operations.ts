@@ -1,0 +1,61 @@
+import { defineOperation } from "../api/operation";
+import { listOf } from "../api/common-schemas";
+import { approvalCheckSchema, approvalSchema, checkApprovalInput, createApprovalInput, getApprovalQuery, listApprovalsQuery } from "./schemas";
+
+const tag = "Approvals";
+const scope = "approvals" as const;
+
+export const createApprovalOp = defineOperation({
+  method: "POST",
+  path: "/v1/approvals",
+  operationId: "requestApproval",
+  summary: "Ask signed-in humans to approve an action",
+  description: "Members decide in the web app; no API key can decide. A matching workspace policy sets the minimum quorum and the default expiry.",
+  tag,
+  scope,
+  body: createApprovalInput,
+  responses: { 201: { description: "The pending approval", schema: approvalSchema } },
+});
+
+export const listApprovalsOp = defineOperation({
+  method: "GET",
+  path: "/v1/approvals",
+  operationId: "listApprovals",
+  summary: "List approvals, newest first",
+  tag,
+  scope,
+  query: listApprovalsQuery,
+  responses: { 200: { description: "A page of approvals", schema: listOf(approvalSchema) } },
+});
+
+export const getApprovalOp = defineOperation({
+  method: "GET",
+  path: "/v1/approvals/{id}",
+  operationId: "getApproval",
+  summary: "Retrieve an approval; with ?wait=N (up to 30 s), long-poll until it is decided",
+  tag,
+  scope,
+  query: getApprovalQuery,
+  responses: { 200: { description: "The approval", schema: approvalSchema } },
+});
+
+export const cancelApprovalOp = defineOperation({
+  method: "POST",
+  path: "/v1/approvals/{id}/cancel",
+  operationId: "cancelApproval",
+  summary: "Withdraw a pending approval (the requesting agent, or a workspace-wide key)",
+  tag,
+  scope,
+  responses: { 200: { description: "The cancelled approval", schema: approvalSchema } },
+});
+
+export const checkApprovalOp = defineOperation({
+  method: "POST",
+  path: "/v1/approvals/check",
+  operationId: "checkApprovalPolicy",
+  summary: "Does this action need approval under the workspace's policies?",
+  tag,
+  scope,
+  body: checkApprovalInput,
+  responses: { 200: { description: "Whether approval is required, and the rule", schema: approvalCheckSchema } },
+});

@@ -1,0 +1,69 @@
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { queryable, transaction } from "../../db/transaction";
+import { approvalPolicies, type ApprovalPolicyRow } from "../../db/schema";
+import { newId } from "../ids";
+import { notFound } from "../errors";
+import type { Actor } from "../actor";
+import { appendAudit } from "../audit/append-audit";
+import type { policyInput } from "./schemas";
+
+export async function createPolicy(actor: Actor, input: z.output<typeof policyInput>): Promise<ApprovalPolicyRow> {
+  return transaction(async (tx) => {
+    const [row] = await tx
+      .insert(approvalPolicies)
+      .values({
+        id: newId("approvalPolicy"),
+        workspaceId: actor.workspaceId,
+        name: input.name,
+        actionClass: input.action_class,
+        agentId: input.agent_id ?? null,
+        minAmount: input.min_amount == null ? null : String(input.min_amount),
+        requiredApprovals: input.required_approvals,
+        expiresInSeconds: input.expires_in_seconds,
+      })
+      .returning();
+    await appendAudit(tx, [{ actor, action: "approval_policy.created", resource: { type: "approval_policy", id: row!.id }, summary: { ...input } }]);
+    return row!;
+  });
+}
+
+export async function deletePolicy(actor: Actor, id: string): Promise<void> {
+  await transaction(async (tx) => {
+    const [gone] = await tx
+      .delete(approvalPolicies)
+      .where(and(eq(approvalPolicies.id, id), eq(approvalPolicies.workspaceId, actor.workspaceId)))
+      .returning();
+    if (!gone) throw notFound("approval policy", id);
+    await appendAudit(tx, [{ actor, action: "approval_policy.deleted", resource: { type: "approval_policy", id }, summary: { name: gone.name } }]);
+  });
+}
+
+export async function listPolicies(workspaceId: string): Promise<ApprovalPolicyRow[]> {
+  const q = await queryable();
+  return q.select().from(approvalPolicies).where(eq(approvalPolicies.workspaceId, workspaceId)).orderBy(approvalPolicies.actionClass, desc(approvalPolicies.id));
+}
+
+/**
+ * The rule that applies to an action: same action class, for this agent or any, and at or
+ * above its amount threshold (an action that states no amount meets every threshold). An
+ * agent-specific rule wins; then the stricter quorum.
+ */
+export async function matchPolicy(workspaceId: string, actionClass: string | undefined, agentId: string | null, amount: number | undefined): Promise<ApprovalPolicyRow | null> {
+  if (!actionClass) return null;
+  const q = await queryable();
+  const [row] = await q
+    .select()
+    .from(approvalPolicies)
+    .where(
+      and(
+        eq(approvalPolicies.workspaceId, workspaceId),
+        eq(approvalPolicies.actionClass, actionClass),
+        agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, agentId)) : isNull(approvalPolicies.agentId),
+        amount === undefined ? undefined : or(isNull(approvalPolicies.minAmount), sql`${approvalPolicies.minAmount} <= ${amount}`),
+      ),
+    )
+    .orderBy(sql`${approvalPolicies.agentId} is null`, desc(approvalPolicies.requiredApprovals), desc(approvalPolicies.id))
+    .limit(1);
+  return row ?? null;
+}

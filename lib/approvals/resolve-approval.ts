@@ -1,0 +1,45 @@
+import { eq, sql } from "drizzle-orm";
+import type { Transaction } from "../../db/client";
+import { approvalDecisions, approvals, type ApprovalRow } from "../../db/schema";
+import type { Actor } from "../actor";
+import { appendAudit, type AuditInput } from "../audit/append-audit";
+import { emitEvent } from "../events/emit-event";
+import { signReceipt } from "./receipts";
+
+/**
+ * Ends an approval (approved, denied, expired or cancelled) inside the caller's transaction:
+ * signs the receipt, emits approval.resolved and appends the audit entries (last).
+ */
+export async function resolveApproval(
+  tx: Transaction,
+  actor: Actor,
+  approval: ApprovalRow,
+  status: Exclude<ApprovalRow["status"], "pending">,
+  audit: AuditInput[] = [],
+): Promise<ApprovalRow> {
+  const decisions = await tx.select().from(approvalDecisions).where(eq(approvalDecisions.approvalId, approval.id)).orderBy(approvalDecisions.createdAt);
+  const [{ now }] = (await tx.execute<{ now: string }>(sql`select clock_timestamp()::text as now`)).rows as [{ now: string }];
+  const decidedAt = new Date(now);
+  const decidedBy = decisions.map((d) => d.memberId);
+  const note = decisions.at(-1)?.note ?? null;
+  const receipt = await signReceipt(tx, {
+    approval_id: approval.id,
+    workspace_id: approval.workspaceId,
+    status,
+    decided_by: decidedBy,
+    decided_at: decidedAt.toISOString(),
+    summary_sha256: approval.summarySha256,
+    evidence_sha256: approval.evidenceSha256,
+  });
+  const [row] = await tx.update(approvals).set({ status, decidedAt, receipt }).where(eq(approvals.id, approval.id)).returning();
+  await emitEvent(tx, actor, {
+    type: "approval.resolved",
+    agentId: approval.agentId,
+    data: { approval_id: approval.id, status, decided_by: decidedBy, note, decided_at: decidedAt.toISOString(), receipt },
+  });
+  await appendAudit(tx, [
+    ...audit,
+    { actor, action: `approval.${status}`, resource: { type: "approval", id: approval.id }, agentId: approval.agentId, summary: { decided_by: decidedBy } },
+  ]);
+  return row!;
+}

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { APPROVAL_STATUSES } from "../../db/schema";
+import { paginationQuery } from "../api/pagination";
+import { canonicalJson } from "../audit/canonical-json";
+
+export const MAX_EVIDENCE_BYTES = 32 * 1024;
+
+const amount = z.number().finite().min(0).max(1e15).describe("in the currency's major unit");
+const actionClass = z.string().trim().min(1).max(64).regex(/^[a-z0-9_.:-]+$/i, "letters, digits and . _ : -");
+
+export const createApprovalInput = z.object({
+  summary: z.string().trim().min(1).max(200).refine((s) => !/[\r\n]/.test(s), "one line: no line breaks"),
+  evidence: z
+    .unknown()
+    .refine((e) => e !== undefined, "evidence is required (any JSON)")
+    .refine((e) => e === undefined || Buffer.byteLength(canonicalJson(e)) <= MAX_EVIDENCE_BYTES, `at most ${MAX_EVIDENCE_BYTES} bytes of JSON`)
+    .describe("what a human needs to decide, as JSON"),
+  action_class: actionClass.optional(),
+  amount: amount.optional(),
+  currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, "an ISO 4217 code such as EUR").optional(),
+  expires_in_seconds: z.number().int().min(60).max(30 * 86400).optional(),
+  required_approvals: z.number().int().min(1).max(10).optional(),
+});
+export type CreateApprovalInput = z.output<typeof createApprovalInput>;
+
+export const checkApprovalInput = z.object({
+  action_class: actionClass,
+  amount: amount.optional(),
+  agent_id: z.string().min(1).optional().describe("default: the calling key's agent"),
+});
+
+export const getApprovalQuery = z.object({
+  wait: z.coerce.number().int().min(0).max(30).optional().describe("long-poll: return as soon as decided, or after this many seconds"),
+});
+
+export const listApprovalsQuery = paginationQuery.extend({ status: z.enum(APPROVAL_STATUSES).optional() });
+
+export const policyInput = z.object({
+  name: z.string().trim().min(1).max(100),
+  action_class: actionClass,
+  agent_id: z.string().min(1).nullish(),
+  min_amount: amount.nullish(),
+  required_approvals: z.number().int().min(1).max(10).default(1),
+  expires_in_seconds: z.number().int().min(60).max(30 * 86400).default(86400),
+});
+
+export const approvalSchema = z
+  .object({
+    id: z.string().describe("appr_..."),
+    object: z.literal("approval"),
+    agent_id: z.string().nullable(),
+    summary: z.string(),
+    evidence: z.unknown(),
+    action_class: z.string().nullable(),
+    amount: z.number().nullable(),
+    currency: z.string().nullable(),
+    status: z.enum(APPROVAL_STATUSES),
+    required_approvals: z.number().int(),
+    approvals: z.number().int().describe("distinct members who approved so far"),
+    policy_id: z.string().nullable(),
+    expires_at: z.iso.datetime(),
+    decided_at: z.iso.datetime().nullable(),
+    decisions: z.array(z.object({ member_id: z.string(), decision: z.enum(["approve", "deny"]), note: z.string().nullable(), decided_at: z.iso.datetime() })),
+    receipt: z.string().nullable().describe("compact JWS (EdDSA) over the decision; verify against /.well-known/jwks.json"),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Approval" });
+
+export const approvalCheckSchema = z
+  .object({
+    object: z.literal("approval_check"),
+    required: z.boolean(),
+    policy: z.object({ id: z.string(), name: z.string(), required_approvals: z.number().int(), expires_in_seconds: z.number().int() }).nullable(),
+  })
+  .meta({ id: "ApprovalCheck" });
