@@ -1,15 +1,9 @@
 import sanitize from "sanitize-html";
 import { Parser } from "htmlparser2";
 import { stripInvisible } from "./invisible-characters";
+import type { MessageSecurity } from "../../../db/schema";
 
-export type HtmlFindings = {
-  scripts_removed: boolean;
-  styles_removed: boolean;
-  hidden_text_removed: boolean;
-  remote_images_removed: number;
-  forms_removed: boolean;
-  iframes_removed: boolean;
-  zero_width_removed: number;
+export type HtmlFindings = Omit<MessageSecurity, "injection_signals" | "auth_failed"> & {
   /** Text that was hidden from a human reader (checked for injection too). */
   hidden_text: string;
 };
