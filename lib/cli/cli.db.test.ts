@@ -107,7 +107,7 @@ describe("agentdraft CLI", () => {
 
 // The installed bin, as an operator runs it, on its own on-disk embedded database (once: it
 // does not use the run's database).
-describe.runIf(process.env.AGENTDRAFT_TEST_DB === "pglite")("bin/agentdraft.mjs", { timeout: 60_000 }, () => {
+describe.runIf(process.env.AGENTDRAFT_TEST_DB === "pglite")("bin/agentdraft.mjs", { timeout: 180_000 }, () => {
   const run = promisify(execFile);
   const bin = path.resolve("bin/agentdraft.mjs");
 
