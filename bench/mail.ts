@@ -14,7 +14,7 @@ import { ingestMessage } from "../lib/mail/inbound/ingest-message";
 import { setEnvForBench } from "./env";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CORPUS = path.resolve("../shared/corpora/mime");
+const CORPUS = path.resolve("test/corpora/mime");
 const corpus = fs.readdirSync(CORPUS).filter((f) => f.endsWith(".eml")).map((f) => fs.readFileSync(path.join(CORPUS, f)));
 
 /** The same message with a fresh Message-ID, so every ingestion stores (no duplicates). */

@@ -5,7 +5,8 @@ import { newKey, newWorkspace } from "../../test/helpers/fixtures";
 import { resetEnvCache } from "../config/env";
 
 const { api } = serveApiForTests();
-const LIMITS = { API_RATE_LIMIT_BURST: "5", API_RATE_LIMIT_PER_SECOND: "0.5" };
+// A refill so slow (one token per 100 s) that a loaded machine cannot make a test see one.
+const LIMITS = { API_RATE_LIMIT_BURST: "5", API_RATE_LIMIT_PER_SECOND: "0.01" };
 
 beforeAll(() => {
   Object.assign(process.env, LIMITS);

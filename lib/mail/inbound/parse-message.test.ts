@@ -6,7 +6,7 @@ import { parseMessage } from "./parse-message";
 import { sanitizeEmailHtml } from "./sanitize-html";
 import { composeMime } from "../../../test/helpers/mime";
 
-const CORPUS = path.resolve("../shared/corpora/mime");
+const CORPUS = path.resolve("test/corpora/mime");
 const corpus = fs.existsSync(CORPUS) ? fs.readdirSync(CORPUS).filter((f) => f.endsWith(".eml")) : [];
 
 const ALLOWED_ATTRS: Record<string, string[]> = { a: ["href", "title"], img: ["src", "alt", "width", "height"], td: ["colspan", "rowspan"], th: ["colspan", "rowspan"] };
@@ -137,7 +137,7 @@ describe("parseMessage", () => {
   });
 });
 
-const XSS = path.resolve("../shared/corpora/xss/payloads.json");
+const XSS = path.resolve("test/corpora/xss/payloads.json");
 const payloads: { id: string; payload: string }[] = fs.existsSync(XSS) ? JSON.parse(fs.readFileSync(XSS, "utf8")) : [];
 
 describe("the XSS corpus through the sanitiser", () => {
