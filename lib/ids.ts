@@ -9,6 +9,8 @@ export const ID_PREFIXES = {
   audit: "aud",
   request: "req",
   webhookEvent: "whm",
+  webhookEndpoint: "whe",
+  webhookDelivery: "whd",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

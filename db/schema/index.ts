@@ -7,3 +7,5 @@ export * from "./audit-heads";
 export * from "./idempotency-keys";
 export * from "./rate-limit-buckets";
 export * from "./webhook-events";
+export * from "./webhook-endpoints";
+export * from "./webhook-deliveries";

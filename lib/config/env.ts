@@ -12,6 +12,16 @@ const envSchema = z.object({
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Hosts and CIDRs webhook delivery may reach although private or loopback (and over plain http). */
+  WEBHOOK_ALLOWED_HOSTS: z.string().default(""),
+  /** How long a webhook endpoint has to answer. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** Inngest Cloud keys, read by the Inngest SDK too. Set both to run background work on Inngest. */
+  INNGEST_EVENT_KEY: z.string().trim().min(1).optional(),
+  INNGEST_SIGNING_KEY: z.string().trim().min(1).optional(),
+  /** Who runs background jobs: the built-in runner, Inngest, or nobody. Default: inngest when its keys are set. */
+  JOB_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
+  JOB_RUNNER_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 });
 
 export type Env = z.infer<typeof envSchema>;

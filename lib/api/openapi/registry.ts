@@ -2,6 +2,16 @@ import type { Operation } from "../operation";
 import { createAgentOp, getAgentOp, listAgentsOp } from "../../agents/operations";
 import { getMeOp } from "../../api-keys/me";
 import { exportAuditOp, listAuditOp, verifyAuditOp } from "../../audit/operations";
+import {
+  createWebhookEndpointOp,
+  deleteWebhookEndpointOp,
+  getWebhookEndpointOp,
+  listWebhookDeliveriesOp,
+  listWebhookEndpointsOp,
+  retryWebhookDeliveryOp,
+  rotateWebhookSecretOp,
+  updateWebhookEndpointOp,
+} from "../../webhooks/operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -12,4 +22,12 @@ export const OPERATIONS: Operation[] = [
   listAuditOp,
   verifyAuditOp,
   exportAuditOp,
+  createWebhookEndpointOp,
+  listWebhookEndpointsOp,
+  getWebhookEndpointOp,
+  updateWebhookEndpointOp,
+  deleteWebhookEndpointOp,
+  rotateWebhookSecretOp,
+  listWebhookDeliveriesOp,
+  retryWebhookDeliveryOp,
 ] as Operation[];
