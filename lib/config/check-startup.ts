@@ -2,6 +2,23 @@ import { sql } from "drizzle-orm";
 import { resolveDatabaseConfig } from "../../db/config";
 import { getDb } from "../../db/client";
 import { describeFailure } from "../describe-failure";
+import { env } from "./env";
+import { parseAllowlist } from "../webhooks/ssrf-guard";
+import { jobRunnerMode } from "../jobs/job-runner-mode";
+
+/** Background-work and webhook settings that would otherwise fail later, quietly. */
+function checkJobsAndWebhooks(): string | null {
+  const e = env();
+  try {
+    parseAllowlist(e.WEBHOOK_ALLOWED_HOSTS);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  if (e.NODE_ENV === "production" && jobRunnerMode() === "inngest" && !e.INNGEST_SIGNING_KEY) {
+    return "Background jobs are set to run on Inngest, but INNGEST_SIGNING_KEY is not set: Inngest's calls could not be verified.";
+  }
+  return null;
+}
 
 /**
  * Checks the configuration a server needs before it serves: the environment parses, and a
@@ -10,6 +27,8 @@ import { describeFailure } from "../describe-failure";
  */
 export async function checkStartup(): Promise<string | null> {
   try {
+    const jobs = checkJobsAndWebhooks();
+    if (jobs) return jobs;
     const config = resolveDatabaseConfig();
     if (config.driver === "pglite") return null;
     const db = await getDb();

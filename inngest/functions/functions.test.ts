@@ -1,0 +1,53 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { InngestTestEngine } from "@inngest/test";
+
+// The functions are thin wrappers: the lib functions they call are tested on a real database
+// elsewhere. Here they are spies, so no job touches the database or the network.
+const lib = vi.hoisted(() => ({
+  fanOutEvents: vi.fn(async () => ({ events: 1, deliveries: 2 })),
+  deliverDueWebhooks: vi.fn(async () => ({ attempted: 3, succeeded: 3 })),
+  purgeExpiredIdempotencyKeys: vi.fn(async () => 4),
+}));
+vi.mock("../../lib/webhooks/fan-out", () => ({ fanOutEvents: lib.fanOutEvents }));
+vi.mock("../../lib/webhooks/deliver", () => ({ deliverDueWebhooks: lib.deliverDueWebhooks }));
+vi.mock("../../lib/api/idempotency", () => ({ purgeExpiredIdempotencyKeys: lib.purgeExpiredIdempotencyKeys }));
+
+const { webhookFanOut } = await import("./webhook-fan-out");
+const { webhookDeliveries } = await import("./webhook-deliveries");
+const { purgeIdempotencyKeys } = await import("./purge-idempotency-keys");
+const { functions } = await import("./index");
+const { ROUNDS } = await import("./rounds");
+
+// Sleeps are mocked (the engine would otherwise wait on them); a fresh engine per run.
+const sleeps = Array.from({ length: ROUNDS - 1 }, (_, i) => ({ id: `pause-${i + 1}`, handler: () => undefined }));
+
+beforeEach(() => vi.clearAllMocks());
+
+describe("Inngest functions", () => {
+  it("fan-out runs lib fanOutEvents once per round, pausing between rounds", async () => {
+    const t = new InngestTestEngine({ function: webhookFanOut });
+    const { result, ctx } = await t.execute({ steps: sleeps });
+    expect(result).toEqual({ deliveries: 2 * ROUNDS });
+    expect(lib.fanOutEvents).toHaveBeenCalledTimes(ROUNDS);
+    expect(ctx.step.sleep).toHaveBeenCalledWith("pause-1", "10s");
+  });
+
+  it("deliveries runs lib deliverDueWebhooks once per round", async () => {
+    const t = new InngestTestEngine({ function: webhookDeliveries });
+    const { result } = await t.execute({ steps: sleeps });
+    expect(result).toEqual({ attempted: 3 * ROUNDS });
+    expect(lib.deliverDueWebhooks).toHaveBeenCalledTimes(ROUNDS);
+  });
+
+  it("purges expired idempotency keys hourly", async () => {
+    const t = new InngestTestEngine({ function: purgeIdempotencyKeys });
+    const { result } = await t.execute();
+    expect(result).toEqual({ purged: 4 });
+    expect(purgeIdempotencyKeys.opts.triggers).toEqual([{ cron: "0 * * * *" }]);
+  });
+
+  it("serves every function with a cron trigger", () => {
+    expect(functions.map((f) => f.id())).toEqual(["webhook-fan-out", "webhook-deliveries", "purge-idempotency-keys"]);
+    for (const f of functions) expect(f.opts.triggers).toEqual([{ cron: expect.any(String) }]);
+  });
+});

@@ -1,0 +1,17 @@
+import { fanOutEvents } from "../webhooks/fan-out";
+import { deliverDueWebhooks } from "../webhooks/deliver";
+import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
+
+/**
+ * A background job: an idempotent function in lib/ (the database is the source of truth),
+ * safe to run concurrently with itself, and how often the embedded runner calls it.
+ * Inngest runs the same functions from inngest/functions/.
+ */
+export type Job = { name: string; intervalMs: number; run: () => Promise<unknown> };
+
+/** Every background job. Other features add theirs here (and an Inngest function beside them). */
+export const JOBS: Job[] = [
+  { name: "webhooks.fan-out", intervalMs: 1_000, run: () => fanOutEvents() },
+  { name: "webhooks.deliver", intervalMs: 1_000, run: () => deliverDueWebhooks() },
+  { name: "idempotency.purge", intervalMs: 60 * 60 * 1_000, run: () => purgeExpiredIdempotencyKeys() },
+];
