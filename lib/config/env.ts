@@ -19,6 +19,8 @@ const envSchema = z.object({
   /** Inngest Cloud keys, read by the Inngest SDK too. Set both to run background work on Inngest. */
   INNGEST_EVENT_KEY: z.string().trim().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().trim().min(1).optional(),
+  /** Set (to 1) to serve /api/inngest to a local Inngest dev server, without keys. */
+  INNGEST_DEV: z.string().trim().min(1).optional(),
   /** Who runs background jobs: the built-in runner, Inngest, or nobody. Default: inngest when its keys are set. */
   JOB_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
   JOB_RUNNER_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
