@@ -76,7 +76,9 @@ export async function deliverDueWebhooks(opts: DeliverOptions = {}): Promise<{ a
     claimed.map(async (d) => {
       const event = events.find((e) => e.id === d.eventId)!;
       const endpoint = endpoints.find((e) => e.id === d.endpointId)!;
-      const outcome = await attempt(endpoint, event, { now, timeoutMs, allowlist, resolver: opts.resolver });
+      const outcome = await attempt(endpoint, event, { now, timeoutMs, allowlist, resolver: opts.resolver }).catch(
+        (err): Outcome => ({ kind: "failed", status: null, error: `could not send: ${(err as Error).message}`, latencyMs: null, retryAfterMs: null }),
+      );
       await recordOutcome(d, endpoint, outcome, now, opts.random ?? Math.random);
       return outcome;
     }),
