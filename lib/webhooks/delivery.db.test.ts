@@ -235,6 +235,41 @@ describe("webhook delivery", () => {
     expect(receiver.received).toHaveLength(0);
   });
 
+  it("connects only to the address the guard checked, keeping the URL's host name", async () => {
+    const { workspace, actor } = await setup();
+    const port = new URL(receiver.url).port;
+    const named = await createEndpoint(actor, { url: `https://rebind.example.test:${port}/pinned` });
+    await transaction((tx) => tx.update(webhookEndpoints).set({ url: `http://rebind.example.test:${port}/pinned` }).where(eq(webhookEndpoints.id, named.id)));
+    await emit(actor, "email.sent");
+    let lookups = 0;
+    // The stub answers 127.0.0.1 once; a second resolution (a rebinding DNS answer) would be refused.
+    const resolver = async () => (lookups++ === 0 ? [{ address: "127.0.0.1", family: 4 as const }] : [{ address: "10.0.0.1", family: 4 as const }]);
+    await run(workspace.id, { allowlist: parseAllowlist("rebind.example.test"), resolver });
+    expect(lookups).toBe(1);
+    const got = receiver.received.find((r) => r.path === "/pinned");
+    expect(got?.headers.host).toBe(`rebind.example.test:${port}`);
+    expect((await deliveriesOf(named.id))[0]).toMatchObject({ status: "succeeded" });
+  });
+
+  it("makes the attempt again when a dead runner's lease runs out (at least once)", async () => {
+    const { workspace, actor, endpoint } = await setup();
+    await emit(actor, "email.sent");
+    await fanOutEvents({ workspaceId: workspace.id });
+    const now = new Date();
+    // Another runner claimed it and died mid-attempt.
+    await transaction((tx) =>
+      tx
+        .update(webhookDeliveries)
+        .set({ attempts: 1, leaseToken: "dead-runner", leasedUntil: new Date(now.getTime() + 45_000) })
+        .where(eq(webhookDeliveries.endpointId, endpoint.id)),
+    );
+    expect(await run(workspace.id, { now })).toEqual({ attempted: 0, succeeded: 0 });
+    expect(await run(workspace.id, { now: new Date(now.getTime() + 46_000) })).toEqual({ attempted: 1, succeeded: 1 });
+    const [d] = await deliveriesOf(endpoint.id);
+    expect(d).toMatchObject({ status: "succeeded", attempts: 2, leaseToken: null });
+    expect(receiver.received).toHaveLength(1);
+  });
+
   it("signs with both secrets for 24 hours after a rotation", async () => {
     const { workspace, actor, endpoint } = await setup();
     const rotated = await rotateSecret(actor, endpoint.id);
