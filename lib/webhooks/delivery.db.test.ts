@@ -303,6 +303,21 @@ describe("webhook delivery", () => {
     warn.mockRestore();
   });
 
+  it("disables an endpoint after 5 deliveries in a row used up every attempt", async () => {
+    const { workspace, actor, endpoint } = await setup();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    receiver.reply = () => ({ status: 500 });
+    await transaction((tx) => tx.update(webhookEndpoints).set({ consecutiveExhausted: 4 }).where(eq(webhookEndpoints.id, endpoint.id)));
+    await emit(actor, "email.sent");
+    await fanOutEvents({ workspaceId: workspace.id });
+    // The delivery's last attempt.
+    await transaction((tx) => tx.update(webhookDeliveries).set({ attempts: 7 }).where(eq(webhookDeliveries.endpointId, endpoint.id)));
+    await run(workspace.id);
+    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "failed", attempts: 8 });
+    expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: false, consecutiveExhausted: 5, disabledReason: "5 deliveries in a row failed every attempt" });
+    warn.mockRestore();
+  });
+
   it("retries a delivery by hand after its attempts ran out, with the same webhook-id", async () => {
     const { workspace, actor, endpoint } = await setup();
     receiver.reply = () => ({ status: 500 });
