@@ -7,14 +7,17 @@ const lib = vi.hoisted(() => ({
   fanOutEvents: vi.fn(async () => ({ events: 1, deliveries: 2 })),
   deliverDueWebhooks: vi.fn(async () => ({ attempted: 3, succeeded: 3 })),
   purgeExpiredIdempotencyKeys: vi.fn(async () => 4),
+  purgeWebhookHistory: vi.fn(async () => ({ deliveries: 5, events: 6 })),
 }));
 vi.mock("../../lib/webhooks/fan-out", () => ({ fanOutEvents: lib.fanOutEvents }));
 vi.mock("../../lib/webhooks/deliver", () => ({ deliverDueWebhooks: lib.deliverDueWebhooks }));
 vi.mock("../../lib/api/idempotency", () => ({ purgeExpiredIdempotencyKeys: lib.purgeExpiredIdempotencyKeys }));
+vi.mock("../../lib/webhooks/purge-webhook-history", () => ({ purgeWebhookHistory: lib.purgeWebhookHistory }));
 
 const { webhookFanOut } = await import("./webhook-fan-out");
 const { webhookDeliveries } = await import("./webhook-deliveries");
 const { purgeIdempotencyKeys } = await import("./purge-idempotency-keys");
+const { purgeWebhookHistoryFn } = await import("./purge-webhook-history");
 const { functions } = await import("./index");
 const { ROUNDS } = await import("./rounds");
 
@@ -46,8 +49,13 @@ describe("Inngest functions", () => {
     expect(purgeIdempotencyKeys.opts.triggers).toEqual([{ cron: "0 * * * *" }]);
   });
 
+  it("purges old webhook history", async () => {
+    const { result } = await new InngestTestEngine({ function: purgeWebhookHistoryFn }).execute();
+    expect(result).toEqual({ deliveries: 5, events: 6 });
+  });
+
   it("serves every function with a cron trigger", () => {
-    expect(functions.map((f) => f.id())).toEqual(["webhook-fan-out", "webhook-deliveries", "purge-idempotency-keys"]);
+    expect(functions.map((f) => f.id())).toEqual(["webhook-fan-out", "webhook-deliveries", "purge-webhook-history", "purge-idempotency-keys"]);
     for (const f of functions) expect(f.opts.triggers).toEqual([{ cron: expect.any(String) }]);
   });
 });

@@ -33,6 +33,7 @@ describe("single-runner lock", () => {
     expect(JOBS.map((j) => [j.name, j.intervalMs])).toEqual([
       ["webhooks.fan-out", 1000],
       ["webhooks.deliver", 1000],
+      ["webhooks.purge-history", 3_600_000],
       ["idempotency.purge", 3_600_000],
     ]);
   });

@@ -1,5 +1,6 @@
 import { fanOutEvents } from "../webhooks/fan-out";
 import { deliverDueWebhooks } from "../webhooks/deliver";
+import { purgeWebhookHistory } from "../webhooks/purge-webhook-history";
 import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
 
 /**
@@ -13,5 +14,6 @@ export type Job = { name: string; intervalMs: number; run: () => Promise<unknown
 export const JOBS: Job[] = [
   { name: "webhooks.fan-out", intervalMs: 1_000, run: () => fanOutEvents() },
   { name: "webhooks.deliver", intervalMs: 1_000, run: () => deliverDueWebhooks() },
+  { name: "webhooks.purge-history", intervalMs: 60 * 60 * 1_000, run: () => purgeWebhookHistory() },
   { name: "idempotency.purge", intervalMs: 60 * 60 * 1_000, run: () => purgeExpiredIdempotencyKeys() },
 ];

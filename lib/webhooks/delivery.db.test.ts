@@ -15,6 +15,7 @@ import { retryDelivery } from "./retry-delivery";
 import { fanOutEvents } from "./fan-out";
 import { deliverDueWebhooks, type DeliverOptions } from "./deliver";
 import { parseAllowlist } from "./ssrf-guard";
+import { purgeWebhookHistory } from "./purge-webhook-history";
 import type { CreateEndpointInput } from "./schemas";
 
 // Every request in this file goes to a receiver on 127.0.0.1, the only allowlisted address.
@@ -331,5 +332,20 @@ describe("webhook delivery", () => {
     await run(workspace.id);
     expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "succeeded", attempts: 9, lastResponseStatus: 204 });
     expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual([event.id, event.id]);
+  });
+
+  it("purges finished deliveries and delivered events after 30 days, keeping what is still pending", async () => {
+    const { workspace, actor, endpoint } = await setup();
+    receiver.reply = (r) => ({ status: JSON.parse(r.body).data.fail ? 500 : 200 });
+    await emit(actor, "email.sent", null, { fail: false });
+    await emit(actor, "email.sent", null, { fail: true });
+    await run(workspace.id);
+    expect((await deliveriesOf(endpoint.id)).map((d) => d.status).sort()).toEqual(["pending", "succeeded"]);
+    expect(await purgeWebhookHistory({ workspaceId: workspace.id })).toEqual({ deliveries: 0, events: 0 });
+    const later = new Date(Date.now() + 31 * 86_400_000);
+    expect(await purgeWebhookHistory({ workspaceId: workspace.id, now: later })).toEqual({ deliveries: 1, events: 1 });
+    expect((await deliveriesOf(endpoint.id)).map((d) => d.status)).toEqual(["pending"]);
+    const q = await queryable();
+    expect(await q.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspace.id))).toHaveLength(1);
   });
 });
