@@ -20,6 +20,8 @@ export const ID_PREFIXES = {
   approvalDecision: "apd",
   approvalPolicy: "apol",
   signingKey: "sk",
+  webhookEndpoint: "whe",
+  webhookDelivery: "whd",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

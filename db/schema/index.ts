@@ -16,3 +16,5 @@ export * from "./messages";
 export * from "./message-sources";
 export * from "./attachments";
 export * from "./approvals";
+export * from "./webhook-endpoints";
+export * from "./webhook-deliveries";

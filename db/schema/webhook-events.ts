@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt, idColumn, workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -18,8 +19,14 @@ export const webhookEvents = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     traceId: text("trace_id"),
     createdAt: createdAt(),
+    /** When fan-out turned this event into deliveries; null while it waits. */
+    fannedOutAt: timestamp("fanned_out_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [index("webhook_events_workspace_idx").on(t.workspaceId, t.id), index("webhook_events_type_idx").on(t.workspaceId, t.type)],
+  (t) => [
+    index("webhook_events_workspace_idx").on(t.workspaceId, t.id),
+    index("webhook_events_type_idx").on(t.workspaceId, t.type),
+    index("webhook_events_pending_fan_out_idx").on(t.id).where(sql`${t.fannedOutAt} is null`),
+  ],
 );
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;

@@ -1,8 +1,24 @@
 import { sql } from "drizzle-orm";
 import { resolveDatabaseConfig } from "../../db/config";
-import { env } from "./env";
 import { getDb } from "../../db/client";
 import { describeFailure } from "../describe-failure";
+import { env } from "./env";
+import { parseAllowlist } from "../webhooks/ssrf-guard";
+import { jobRunnerMode } from "../jobs/job-runner-mode";
+
+/** Background-work and webhook settings that would otherwise fail later, quietly. */
+function checkJobsAndWebhooks(): string | null {
+  const e = env();
+  try {
+    parseAllowlist(e.WEBHOOK_ALLOWED_HOSTS);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  if (e.NODE_ENV === "production" && jobRunnerMode() === "inngest" && !e.INNGEST_SIGNING_KEY) {
+    return "Background jobs are set to run on Inngest, but INNGEST_SIGNING_KEY is not set: Inngest's calls could not be verified.";
+  }
+  return null;
+}
 
 /**
  * Checks the configuration a server needs before it serves: the environment parses, and a
@@ -14,6 +30,8 @@ export async function checkStartup(): Promise<string | null> {
     if (env().NODE_ENV === "production" && !env().AGENTDRAFT_ENCRYPTION_KEYS) {
       return "AGENTDRAFT_ENCRYPTION_KEYS is required in production (comma-separated; make one with: openssl rand -base64 32).";
     }
+    const jobs = checkJobsAndWebhooks();
+    if (jobs) return jobs;
     const config = resolveDatabaseConfig();
     if (config.driver === "pglite") return null;
     const db = await getDb();

@@ -27,6 +27,18 @@ const envSchema = z.object({
    * decrypt (rotation). Required in production; in development a key is kept in the data dir.
    */
   AGENTDRAFT_ENCRYPTION_KEYS: z.string().trim().min(1).optional(),
+  /** Hosts and CIDRs webhook delivery may reach although private or loopback (and over plain http). */
+  WEBHOOK_ALLOWED_HOSTS: z.string().default(""),
+  /** How long a webhook endpoint has to answer. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** Inngest Cloud keys, read by the Inngest SDK too. Set both to run background work on Inngest. */
+  INNGEST_EVENT_KEY: z.string().trim().min(1).optional(),
+  INNGEST_SIGNING_KEY: z.string().trim().min(1).optional(),
+  /** Set (to 1) to serve /api/inngest to a local Inngest dev server, without keys. */
+  INNGEST_DEV: z.string().trim().min(1).optional(),
+  /** Who runs background jobs: the built-in runner, Inngest, or nobody. Default: inngest when its keys are set. */
+  JOB_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
+  JOB_RUNNER_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 });
 
 export type Env = z.infer<typeof envSchema>;

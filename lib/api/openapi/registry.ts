@@ -31,6 +31,16 @@ import {
   updateInboxOp,
 } from "../../mail/operations";
 import { cancelApprovalOp, checkApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
+import {
+  createWebhookEndpointOp,
+  deleteWebhookEndpointOp,
+  getWebhookEndpointOp,
+  listWebhookDeliveriesOp,
+  listWebhookEndpointsOp,
+  retryWebhookDeliveryOp,
+  rotateWebhookSecretOp,
+  updateWebhookEndpointOp,
+} from "../../webhooks/operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -68,4 +78,12 @@ export const OPERATIONS: Operation[] = [
   getApprovalOp,
   cancelApprovalOp,
   checkApprovalOp,
+  createWebhookEndpointOp,
+  listWebhookEndpointsOp,
+  getWebhookEndpointOp,
+  updateWebhookEndpointOp,
+  deleteWebhookEndpointOp,
+  rotateWebhookSecretOp,
+  listWebhookDeliveriesOp,
+  retryWebhookDeliveryOp,
 ] as Operation[];

@@ -1,0 +1,23 @@
+import { withApiKey } from "@/lib/api/with-api-key";
+import { json } from "@/lib/api/responses";
+import { deleteWebhookEndpointOp, getWebhookEndpointOp, updateWebhookEndpointOp } from "@/lib/webhooks/operations";
+import { findEndpoint } from "@/lib/webhooks/find-endpoint";
+import { updateEndpoint } from "@/lib/webhooks/update-endpoint";
+import { deleteEndpoint } from "@/lib/webhooks/delete-endpoint";
+import { serializeEndpoint } from "@/lib/webhooks/serialize";
+
+// GET /api/v1/webhook-endpoints/{id} — retrieve an endpoint
+export const GET = withApiKey(getWebhookEndpointOp, async ({ actor, params }) => {
+  return json(serializeEndpoint(await findEndpoint(actor, params.id!)));
+});
+
+// PATCH /api/v1/webhook-endpoints/{id} — change URL, filters, description or enabled
+export const PATCH = withApiKey(updateWebhookEndpointOp, async ({ actor, params, body }) => {
+  return json(serializeEndpoint(await updateEndpoint(actor, params.id!, body)));
+});
+
+// DELETE /api/v1/webhook-endpoints/{id} — delete an endpoint and its delivery log
+export const DELETE = withApiKey(deleteWebhookEndpointOp, async ({ actor, params }) => {
+  const { id } = await deleteEndpoint(actor, params.id!);
+  return json({ id, object: "webhook_endpoint", deleted: true });
+});

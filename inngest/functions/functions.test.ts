@@ -1,0 +1,82 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { InngestTestEngine } from "@inngest/test";
+
+// The functions are thin wrappers: the lib functions they call are tested on a real database
+// elsewhere. Here they are spies, so no job touches the database or the network.
+const lib = vi.hoisted(() => ({
+  fanOutEvents: vi.fn(async () => ({ events: 1, deliveries: 2 })),
+  deliverDueWebhooks: vi.fn(async () => ({ attempted: 3, succeeded: 3 })),
+  purgeExpiredIdempotencyKeys: vi.fn(async () => 4),
+  purgeWebhookHistory: vi.fn(async () => ({ deliveries: 5, events: 6 })),
+  expireHolds: vi.fn(async () => 7),
+  expireApprovals: vi.fn(async () => 8),
+}));
+vi.mock("../../lib/webhooks/fan-out", () => ({ fanOutEvents: lib.fanOutEvents }));
+vi.mock("../../lib/webhooks/deliver", () => ({ deliverDueWebhooks: lib.deliverDueWebhooks }));
+vi.mock("../../lib/api/idempotency", () => ({ purgeExpiredIdempotencyKeys: lib.purgeExpiredIdempotencyKeys }));
+vi.mock("../../lib/webhooks/purge-webhook-history", () => ({ purgeWebhookHistory: lib.purgeWebhookHistory }));
+vi.mock("../../lib/holds/expire-holds", () => ({ expireHolds: lib.expireHolds }));
+vi.mock("../../lib/approvals/approvals", () => ({ expireApprovals: lib.expireApprovals }));
+
+const { webhookFanOut } = await import("./webhook-fan-out");
+const { webhookDeliveries } = await import("./webhook-deliveries");
+const { purgeIdempotencyKeys } = await import("./purge-idempotency-keys");
+const { purgeWebhookHistoryFn } = await import("./purge-webhook-history");
+const { expireHoldsFunction } = await import("./expire-holds");
+const { expireApprovalsFunction } = await import("./expire-approvals");
+const { functions } = await import("./index");
+const { ROUNDS } = await import("./rounds");
+
+// Sleeps are mocked (the engine would otherwise wait on them); a fresh engine per run.
+const sleeps = Array.from({ length: ROUNDS - 1 }, (_, i) => ({ id: `pause-${i + 1}`, handler: () => undefined }));
+
+beforeEach(() => vi.clearAllMocks());
+
+describe("Inngest functions", () => {
+  it("fan-out runs lib fanOutEvents once per round, pausing between rounds", async () => {
+    const t = new InngestTestEngine({ function: webhookFanOut });
+    const { result, ctx } = await t.execute({ steps: sleeps });
+    expect(result).toEqual({ deliveries: 2 * ROUNDS });
+    expect(lib.fanOutEvents).toHaveBeenCalledTimes(ROUNDS);
+    expect(ctx.step.sleep).toHaveBeenCalledWith("pause-1", "10s");
+  });
+
+  it("deliveries runs lib deliverDueWebhooks once per round", async () => {
+    const t = new InngestTestEngine({ function: webhookDeliveries });
+    const { result } = await t.execute({ steps: sleeps });
+    expect(result).toEqual({ attempted: 3 * ROUNDS });
+    expect(lib.deliverDueWebhooks).toHaveBeenCalledTimes(ROUNDS);
+  });
+
+  it("purges expired idempotency keys hourly", async () => {
+    const t = new InngestTestEngine({ function: purgeIdempotencyKeys });
+    const { result } = await t.execute();
+    expect(result).toEqual({ purged: 4 });
+    expect(purgeIdempotencyKeys.opts.triggers).toEqual([{ cron: "0 * * * *" }]);
+  });
+
+  it("expires holds once per round, and approvals every minute", async () => {
+    const holds = await new InngestTestEngine({ function: expireHoldsFunction }).execute({ steps: sleeps });
+    expect(holds.result).toEqual({ expired: 7 * ROUNDS });
+    expect(lib.expireHolds).toHaveBeenCalledTimes(ROUNDS);
+    const approvals = await new InngestTestEngine({ function: expireApprovalsFunction }).execute();
+    expect(approvals.result).toEqual({ expired: 8 });
+  });
+
+  it("purges old webhook history", async () => {
+    const { result } = await new InngestTestEngine({ function: purgeWebhookHistoryFn }).execute();
+    expect(result).toEqual({ deliveries: 5, events: 6 });
+  });
+
+  it("serves every function with a cron trigger", () => {
+    expect(functions.map((f) => f.id())).toEqual([
+      "webhook-fan-out",
+      "webhook-deliveries",
+      "purge-webhook-history",
+      "purge-idempotency-keys",
+      "expire-holds",
+      "expire-approvals",
+    ]);
+    for (const f of functions) expect(f.opts.triggers).toEqual([{ cron: expect.any(String) }]);
+  });
+});

@@ -1,0 +1,9 @@
+import { webhookFanOut } from "./webhook-fan-out";
+import { webhookDeliveries } from "./webhook-deliveries";
+import { purgeIdempotencyKeys } from "./purge-idempotency-keys";
+import { purgeWebhookHistoryFn } from "./purge-webhook-history";
+import { expireHoldsFunction } from "./expire-holds";
+import { expireApprovalsFunction } from "./expire-approvals";
+
+/** Every Inngest function, served at /api/inngest. Keep in step with lib/jobs/registry.ts. */
+export const functions = [webhookFanOut, webhookDeliveries, purgeWebhookHistoryFn, purgeIdempotencyKeys, expireHoldsFunction, expireApprovalsFunction];

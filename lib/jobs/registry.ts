@@ -1,0 +1,24 @@
+import { fanOutEvents } from "../webhooks/fan-out";
+import { deliverDueWebhooks } from "../webhooks/deliver";
+import { purgeWebhookHistory } from "../webhooks/purge-webhook-history";
+import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
+import { expireHolds } from "../holds/expire-holds";
+import { expireApprovals } from "../approvals/approvals";
+
+/**
+ * A background job: an idempotent function in lib/ (the database is the source of truth),
+ * safe to run concurrently with itself, and how often the embedded runner calls it.
+ * Inngest runs the same functions from inngest/functions/.
+ */
+export type Job = { name: string; intervalMs: number; run: () => Promise<unknown> };
+
+/** Every background job. Other features add theirs here (and an Inngest function beside them). */
+export const JOBS: Job[] = [
+  { name: "webhooks.fan-out", intervalMs: 1_000, run: () => fanOutEvents() },
+  { name: "webhooks.deliver", intervalMs: 1_000, run: () => deliverDueWebhooks() },
+  { name: "webhooks.purge-history", intervalMs: 60 * 60 * 1_000, run: () => purgeWebhookHistory() },
+  { name: "idempotency.purge", intervalMs: 60 * 60 * 1_000, run: () => purgeExpiredIdempotencyKeys() },
+  // Liveness never waits for these (it is checked against the clock); they record expiry and tell the agent.
+  { name: "holds.expire", intervalMs: 1_000, run: () => expireHolds() },
+  { name: "approvals.expire", intervalMs: 5_000, run: () => expireApprovals() },
+];

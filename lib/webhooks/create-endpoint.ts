@@ -1,0 +1,39 @@
+import { transaction } from "../../db/transaction";
+import { webhookEndpoints, type WebhookEndpointRow } from "../../db/schema";
+import { newId } from "../ids";
+import type { Actor } from "../actor";
+import { appendAudit } from "../audit/append-audit";
+import { createEndpointInput, type CreateEndpointInput } from "./schemas";
+import { generateSecret } from "./secret";
+import { assertDeliverableUrl, normaliseList, resolveAgentFilter } from "./validate-endpoint";
+
+/** Creates an endpoint with a fresh secret (returned to the caller this once). */
+export async function createEndpoint(actor: Actor, input: CreateEndpointInput): Promise<WebhookEndpointRow> {
+  const parsed = createEndpointInput.parse(input);
+  const url = assertDeliverableUrl(parsed.url);
+  const agentIds = (await resolveAgentFilter(actor, parsed.agent_ids, true)) ?? null;
+  const eventTypes = normaliseList(parsed.event_types);
+  return transaction(async (tx) => {
+    const [row] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        id: newId("webhookEndpoint"),
+        workspaceId: actor.workspaceId,
+        url,
+        description: parsed.description ?? null,
+        eventTypes,
+        agentIds,
+        secret: generateSecret(),
+      })
+      .returning();
+    await appendAudit(tx, [
+      {
+        actor,
+        action: "webhook_endpoint.created",
+        resource: { type: "webhook_endpoint", id: row!.id },
+        summary: { url, event_types: eventTypes, agent_ids: agentIds },
+      },
+    ]);
+    return row!;
+  });
+}

@@ -1,0 +1,22 @@
+import { eq } from "drizzle-orm";
+import type { Transaction } from "../../db/client";
+import { webhookEndpoints, type WebhookEndpointRow } from "../../db/schema";
+import type { Actor } from "../actor";
+import { appendAudit } from "../audit/append-audit";
+
+/** Disables an endpoint inside the caller's transaction and audits it (as the transaction's last statement). */
+export async function disableEndpointInTx(tx: Transaction, actor: Actor, endpoint: WebhookEndpointRow, reason: string, at: Date) {
+  await tx
+    .update(webhookEndpoints)
+    .set({ enabled: false, disabledReason: reason, disabledAt: at, updatedAt: at })
+    .where(eq(webhookEndpoints.id, endpoint.id));
+  await appendAudit(tx, [
+    {
+      actor,
+      action: "webhook_endpoint.disabled",
+      resource: { type: "webhook_endpoint", id: endpoint.id },
+      agentId: null,
+      summary: { url: endpoint.url, reason },
+    },
+  ]);
+}

@@ -1,0 +1,44 @@
+import { and, eq } from "drizzle-orm";
+import { transaction } from "../../db/transaction";
+import { webhookDeliveries, type WebhookDeliveryRow } from "../../db/schema";
+import { AppError, notFound } from "../errors";
+import { isId } from "../ids";
+import type { Actor } from "../actor";
+import { appendAudit } from "../audit/append-audit";
+import { findEndpoint } from "./find-endpoint";
+
+/**
+ * Schedules one more attempt of a delivery now, whatever its status (a succeeded one is sent
+ * again, with the same webhook-id). The endpoint must be enabled.
+ */
+export async function retryDelivery(actor: Actor, id: string): Promise<WebhookDeliveryRow> {
+  if (!isId("webhookDelivery", id)) throw notFound("webhook delivery", id);
+  return transaction(async (tx) => {
+    const [delivery] = await tx
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.workspaceId, actor.workspaceId), eq(webhookDeliveries.id, id)))
+      .for("update");
+    if (!delivery) throw notFound("webhook delivery", id);
+    const endpoint = await findEndpoint(actor, delivery.endpointId, tx).catch(() => {
+      throw notFound("webhook delivery", id);
+    });
+    if (!endpoint.enabled) {
+      throw new AppError("conflict", `Endpoint ${endpoint.id} is disabled (${endpoint.disabledReason ?? "disabled"}). Enable it first.`);
+    }
+    const [row] = await tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", nextAttemptAt: new Date(), completedAt: null })
+      .where(eq(webhookDeliveries.id, delivery.id))
+      .returning();
+    await appendAudit(tx, [
+      {
+        actor,
+        action: "webhook_delivery.retried",
+        resource: { type: "webhook_delivery", id: delivery.id },
+        summary: { endpoint_id: endpoint.id, event_id: delivery.eventId, previous_status: delivery.status },
+      },
+    ]);
+    return row!;
+  });
+}
