@@ -9,6 +9,9 @@ export const ID_PREFIXES = {
   audit: "aud",
   request: "req",
   webhookEvent: "whm",
+  user: "usr",
+  invitation: "inv",
+  outboundMail: "mail",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -2,14 +2,17 @@ import { sql } from "drizzle-orm";
 import { resolveDatabaseConfig } from "../../db/config";
 import { getDb } from "../../db/client";
 import { describeFailure } from "../describe-failure";
+import { authSecretProblem } from "./auth-secret";
 
 /**
- * Checks the configuration a server needs before it serves: the environment parses, and a
- * Postgres server named by DATABASE_URL answers. Returns a sentence describing the first
+ * Checks the configuration a server needs before it serves: the environment parses, the
+ * production auth secret is set, and a Postgres server named by DATABASE_URL answers. Returns a sentence describing the first
  * problem, or null. The embedded database stays lazy (opened on first request).
  */
 export async function checkStartup(): Promise<string | null> {
   try {
+    const secretProblem = authSecretProblem();
+    if (secretProblem) return secretProblem;
     const config = resolveDatabaseConfig();
     if (config.driver === "pglite") return null;
     const db = await getDb();

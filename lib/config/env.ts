@@ -12,6 +12,18 @@ const envSchema = z.object({
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Signs and encrypts the web app's auth cookies. Required in production (see auth-secret.ts). */
+  AUTH_SECRET: z.string().trim().min(32, "use at least 32 characters (openssl rand -base64 32)").optional(),
+  /** The web app's public URL, when the Host header cannot be trusted to say it. */
+  AUTH_URL: z.url().optional(),
+  /** Trust the Host / X-Forwarded-Host headers for the web app's own URL (default true). */
+  AUTH_TRUST_HOST: z
+    .enum(["true", "false", "1", "0"])
+    .transform((v) => v === "true" || v === "1")
+    .optional(),
+  /** Set: mail is sent through Resend. Unset: mail is captured in the database and shown in the web app. */
+  RESEND_API_KEY: z.string().trim().min(1).optional(),
+  MAIL_FROM: z.string().trim().min(3).default("AgentDraft <agentdraft@localhost>"),
 });
 
 export type Env = z.infer<typeof envSchema>;
