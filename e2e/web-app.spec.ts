@@ -96,6 +96,14 @@ test("create an agent and an API key, use the key over HTTP, and see both in the
   await expect(page.getByRole("row").filter({ hasText: "api_key.created" })).toHaveCount(0);
   await page.getByRole("link", { name: "Clear" }).click();
   await snap(page, "audit");
+
+  // Revoked in the web app: the API refuses the key at once.
+  await page.getByRole("link", { name: "API keys" }).click();
+  await page.getByRole("button", { name: /^Revoke key ad_live_/ }).click();
+  await expect(page.getByRole("row").filter({ hasText: "e2e key" })).toContainText("revoked");
+  expect((await request.get("/api/v1/me", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
+  await page.getByRole("link", { name: "Audit trail" }).click();
+  await expect(page.getByRole("row").filter({ hasText: "api_key.revoked" })).toContainText("member");
 });
 
 test("invite a member, who accepts with their own passkey in another browser", async ({ browser }) => {
@@ -179,4 +187,10 @@ test("passkeys: add one from another device, remove the old one, never the last,
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page).toHaveURL(/\/overview$/);
   await expect(page.getByText("Welcome, Grace Admin. You are a viewer of Acme Ops.")).toBeVisible();
+
+  // Small screens: the menu becomes a row above the content.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/keys");
+  await expect(page.getByRole("navigation", { name: "Sections" })).toBeVisible();
+  await snap(page, "keys-mobile");
 });

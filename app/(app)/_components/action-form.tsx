@@ -19,13 +19,13 @@ export function ActionMessage({ state }: { state: ActionState<unknown> }) {
   if (!state) return null;
   if (state.ok) {
     return state.message ? (
-      <p role="status" className="mt-3 rounded-md bg-green-50 px-3 py-2 text-sm text-green-900">
+      <p role="status" className="col-span-full mt-3 rounded-md bg-green-50 px-3 py-2 text-sm text-green-900">
         {state.message}
       </p>
     ) : null;
   }
   return (
-    <div role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">
+    <div role="alert" className="col-span-full mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">
       <p>{state.error}</p>
       {state.fieldErrors ? (
         <ul className="mt-1 list-inside list-disc">

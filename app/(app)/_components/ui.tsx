@@ -88,7 +88,7 @@ export function Empty({ children }: { children: ReactNode }) {
 export function Time({ at }: { at: Date | null }) {
   if (!at) return <span className="text-slate-500">never</span>;
   return (
-    <time dateTime={at.toISOString()} title={at.toISOString()}>
+    <time dateTime={at.toISOString()} title={at.toISOString()} className="whitespace-nowrap">
       {at.toISOString().replace("T", " ").slice(0, 16)} UTC
     </time>
   );

@@ -66,23 +66,27 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         ) : (
           <Table caption="Audit entries, newest first" head={["Seq", "When", "Actor", "Action", "Resource", "Outcome"]}>
             {page.items.map((e) => (
-              <tr key={e.id}>
+              <tr key={e.id} className="align-top">
                 <td className="py-2 pr-4 font-mono text-xs">{e.seq}</td>
-                <td className="py-2 pr-4 text-xs">
+                <td className="whitespace-nowrap py-2 pr-4 text-xs">
                   <Time at={e.at} />
                 </td>
                 <td className="py-2 pr-4 text-xs">
-                  {e.actorType} <code className="font-mono">{e.actorId}</code>
+                  <div className="text-slate-900">{e.actorType}</div>
+                  <code className="block max-w-[11rem] truncate font-mono text-slate-600" title={e.actorId}>
+                    {e.actorId}
+                  </code>
                 </td>
                 <td className="py-2 pr-4">
                   <code className="font-mono text-xs text-slate-900">{e.action}</code>
                 </td>
                 <td className="py-2 pr-4 text-xs">
-                  <Link className={linkClass} href={`/audit?resource_id=${encodeURIComponent(e.resourceId)}`}>
-                    {e.resourceType} {e.resourceId}
+                  <div className="text-slate-900">{e.resourceType}</div>
+                  <Link className={`${linkClass} block max-w-[14rem] truncate font-mono font-normal`} title={e.resourceId} href={`/audit?resource_id=${encodeURIComponent(e.resourceId)}`}>
+                    {e.resourceId}
                   </Link>
                 </td>
-                <td className="py-2 pr-4">
+                <td className="py-2">
                   <Badge tone={e.outcome === "succeeded" ? "green" : "amber"}>{e.outcome}</Badge>
                 </td>
               </tr>

@@ -35,7 +35,7 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
                   <code className="font-mono text-xs text-slate-900">{k.prefix}…</code>
                   {k.name ? <div className="text-xs text-slate-600">{k.name}</div> : null}
                 </td>
-                <td className="py-2 pr-4">{k.agentId ? names.get(k.agentId) ?? k.agentId : <span className="text-slate-600">workspace</span>}</td>
+                <td className="py-2 pr-4 text-xs">{k.agentId ? names.get(k.agentId) ?? k.agentId : <span className="text-slate-600">workspace</span>}</td>
                 <td className="py-2 pr-4 text-xs">{k.scopes ? k.scopes.join(", ") : "all"}</td>
                 <td className="py-2 pr-4 text-xs">
                   <Time at={k.createdAt} />

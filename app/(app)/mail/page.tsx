@@ -2,7 +2,20 @@ import type { Metadata } from "next";
 import { requireMember } from "@/lib/auth/current-member";
 import { listMail } from "@/lib/mail/list-mail";
 import { configuredTransport } from "@/lib/mail/send-mail";
-import { Badge, Card, Empty, PageHeader, Time } from "../_components/ui";
+import { Badge, Card, Empty, PageHeader, Time, linkClass } from "../_components/ui";
+
+/** Plain-text mail with its http(s) links made clickable (the text itself is never HTML). */
+function Linkified({ text }: { text: string }) {
+  return text.split(/(https?:\/\/[^\s<>"]+)/g).map((part, i) =>
+    i % 2 === 1 ? (
+      <a key={i} href={part} className={linkClass}>
+        {part}
+      </a>
+    ) : (
+      part
+    ),
+  );
+}
 
 export const metadata: Metadata = { title: "Captured mail" };
 
@@ -42,7 +55,7 @@ export default async function MailPage() {
                     </p>
                   </summary>
                   <pre className="mt-2 whitespace-pre-wrap break-words rounded bg-slate-50 p-3 font-mono text-sm text-slate-900" data-testid="mail-body">
-                    {m.text}
+                    <Linkified text={m.text} />
                   </pre>
                 </details>
               </li>
