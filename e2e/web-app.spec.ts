@@ -194,3 +194,14 @@ test("passkeys: add one from another device, remove the old one, never the last,
   await expect(page.getByRole("navigation", { name: "Sections" })).toBeVisible();
   await snap(page, "keys-mobile");
 });
+
+test("the owner renames the workspace in settings", async () => {
+  const page = ownerPage;
+  await page.goto("/settings");
+  await page.getByLabel("Workspace name").fill("Acme Operations");
+  await page.getByRole("button", { name: "Rename" }).click();
+  await expect(page.getByRole("status")).toContainText("Workspace renamed to Acme Operations");
+  await expect(page.getByTestId("workspace-name")).toHaveText("Acme Operations");
+  await page.goto("/audit?action=workspace.renamed");
+  await expect(page.getByRole("row").filter({ hasText: "workspace.renamed" })).toContainText("member");
+});

@@ -1,7 +1,8 @@
 import { cache } from "react";
+import { cookies } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import type { MemberRow, WorkspaceRow } from "../../db/schema";
-import { membershipsOfUser } from "../members/memberships";
+import { membershipsOfUser, type Membership } from "../members/memberships";
 import { hasRole, type MemberRole } from "../members/roles";
 import { auth } from "./auth";
 
@@ -19,15 +20,26 @@ export const currentUser = cache(async () => {
   return { id: u.id, email: u.email, name: u.name ?? null };
 });
 
+/** Names the workspace a person with several memberships is looking at. Not a grant: it only selects among their own memberships. */
+export const WORKSPACE_COOKIE = "agentdraft-workspace";
+
+/** Every workspace the signed-in person belongs to, oldest membership first. */
+export const currentMemberships = cache(async (): Promise<Membership[]> => {
+  const user = await currentUser();
+  return user ? membershipsOfUser(user.id) : [];
+});
+
 /**
- * The signed-in person as a member of their workspace (their oldest membership), or null
- * when signed out or a member of no workspace.
+ * The signed-in person as a member of the workspace they chose (else their oldest
+ * membership), or null when signed out or a member of no workspace.
  */
 export const currentMember = cache(async (): Promise<SignedInMember | null> => {
   const user = await currentUser();
   if (!user) return null;
-  const [first] = await membershipsOfUser(user.id);
-  return first ? { user, ...first } : null;
+  const all = await currentMemberships();
+  const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;
+  const membership = all.find((m) => m.workspace.id === chosen) ?? all[0];
+  return membership ? { user, ...membership } : null;
 });
 
 /**

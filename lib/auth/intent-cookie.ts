@@ -1,18 +1,12 @@
 import { cookies } from "next/headers";
-import { env } from "../config/env";
+import { appCookieOptions } from "./cookie-options";
 import type { RegistrationIntent } from "./registration";
 
 const NAME = "agentdraft-registration";
 
 /** Keeps what a visitor is registering for between the form and the passkey ceremony (10 minutes). */
 export async function saveRegistrationIntent(intent: RegistrationIntent): Promise<void> {
-  (await cookies()).set(NAME, Buffer.from(JSON.stringify(intent)).toString("base64url"), {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: env().NODE_ENV === "production" && !env().AUTH_URL?.startsWith("http:"),
-    path: "/",
-    maxAge: 600,
-  });
+  (await cookies()).set(NAME, Buffer.from(JSON.stringify(intent)).toString("base64url"), appCookieOptions(600));
 }
 
 /** The saved intent, unvalidated (registerUser validates it); undefined when there is none. */

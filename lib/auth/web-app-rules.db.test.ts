@@ -18,6 +18,8 @@ import { listMail } from "../mail/list-mail";
 import { addPasskey, removePasskey, signOutEverywhere, listPasskeys } from "../passkeys/passkeys";
 import { verifyChain } from "../audit/verify-chain";
 import type { MemberRole } from "../members/roles";
+import { renameWorkspace } from "../workspaces/rename-workspace";
+import { getWorkspace } from "../workspaces/get-workspace";
 
 let n = 0;
 const email = () => `person-${process.pid}-${++n}@example.test`;
@@ -193,6 +195,16 @@ describe("roles", () => {
     expect((await changeRole(owner, { member_id: owner.id, role: "admin" })).role).toBe("admin");
     const log = await actions(workspace.id);
     expect(log.filter((a) => a === "member:member.role_changed")).toHaveLength(3);
+  });
+
+  it("only owners rename the workspace", async () => {
+    const { workspace } = await newWorkspace("Old Name");
+    const owner = await newMember(workspace.id, "owner");
+    const admin = await newMember(workspace.id, "admin");
+    await expect(renameWorkspace(admin, { name: "Hijacked" })).rejects.toMatchObject({ code: "forbidden" });
+    await renameWorkspace(owner, { name: "New Name" });
+    expect((await getWorkspace(workspace.id)).name).toBe("New Name");
+    expect((await actions(workspace.id)).at(-1)).toBe("member:workspace.renamed");
   });
 
   it("cannot reach a member of another workspace", async () => {

@@ -5,6 +5,7 @@ import { revalidatePath } from "next/cache";
 import { signOut } from "@/lib/auth/auth";
 import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
 import { removePasskey, removePasskeyInput, signOutEverywhere } from "@/lib/passkeys/passkeys";
+import { renameWorkspace, renameWorkspaceInput } from "@/lib/workspaces/rename-workspace";
 
 /** Ends this browser's session. */
 export async function signOutAction(): Promise<void> {
@@ -27,5 +28,13 @@ export async function removePasskeyAction(_prev: ActionState, form: FormData): P
     await removePasskey(user.id, input);
     revalidatePath("/settings");
     return { ok: true, message: "Passkey removed." };
+  });
+}
+
+export async function renameWorkspaceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("owner", "rename the workspace", renameWorkspaceInput, form, async ({ member }, input) => {
+    const row = await renameWorkspace(member, input);
+    revalidatePath("/", "layout");
+    return { ok: true, message: `Workspace renamed to ${row.name}.` };
   });
 }

@@ -3,8 +3,9 @@ import { requireMember } from "@/lib/auth/current-member";
 import { listPasskeys } from "@/lib/passkeys/passkeys";
 import { AddPasskey } from "../../_passkeys/passkey-button";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, PageHeader, Table, Time, dangerButtonClass } from "../_components/ui";
-import { removePasskeyAction, signOutEverywhereAction } from "./actions";
+import { hasRole } from "@/lib/members/roles";
+import { Badge, Card, Field, PageHeader, Table, Time, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
+import { removePasskeyAction, renameWorkspaceAction, signOutEverywhereAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -33,6 +34,13 @@ export default async function SettingsPage() {
             </dd>
           </div>
         </dl>
+        {hasRole(member.role, "owner") ? (
+          <ActionForm action={renameWorkspaceAction} submit="Rename" submitClassName={secondaryButtonClass} className="mt-4 grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
+            <Field label="Workspace name" name="workspace-name">
+              <input id="workspace-name" name="name" required maxLength={100} defaultValue={workspace.name} className={inputClass} />
+            </Field>
+          </ActionForm>
+        ) : null}
       </Card>
       <Card title="Your account" id="account">
         <dl className="grid gap-3 text-sm sm:grid-cols-3">

@@ -4,7 +4,9 @@ import { z, ZodError } from "zod";
 import { redirect } from "next/navigation";
 import { invitationIntent, acceptInvitation } from "@/lib/auth/registration";
 import { saveRegistrationIntent } from "@/lib/auth/intent-cookie";
-import { currentUser } from "@/lib/auth/current-member";
+import { cookies } from "next/headers";
+import { currentUser, WORKSPACE_COOKIE } from "@/lib/auth/current-member";
+import { appCookieOptions, YEAR_SECONDS } from "@/lib/auth/cookie-options";
 import { formFields } from "@/lib/auth/member-action";
 import { findInvitationByToken, invitationState } from "@/lib/invitations/find-invitation";
 import { AppError } from "@/lib/errors";
@@ -32,11 +34,14 @@ export async function acceptSignedIn(form: FormData): Promise<void> {
   const { token } = z.object({ token: z.string().min(10).max(200) }).parse(formFields(form));
   const user = await currentUser();
   if (!user) redirect("/sign-in");
+  let workspaceId: string;
   try {
-    await acceptInvitation(token, user);
+    workspaceId = (await acceptInvitation(token, user)).workspaceId;
   } catch (err) {
     if (err instanceof AppError) redirect(`/invite/${encodeURIComponent(token)}?error=${encodeURIComponent(err.message)}`);
     throw err;
   }
+  // Show the workspace just joined.
+  (await cookies()).set(WORKSPACE_COOKIE, workspaceId, appCookieOptions(YEAR_SECONDS));
   redirect("/overview");
 }
