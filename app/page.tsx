@@ -23,7 +23,15 @@ export default function Home() {
           </li>
         ))}
       </ul>
-      <p className="mt-10 text-sm text-slate-600">
+      <p className="mt-10">
+        <Link
+          className="inline-flex rounded-md bg-indigo-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+          href="/overview"
+        >
+          Open the web app
+        </Link>
+      </p>
+      <p className="mt-6 text-sm text-slate-600">
         Service status: <Link className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href="/api/health">/api/health</Link>
       </p>
     </main>

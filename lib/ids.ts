@@ -22,6 +22,9 @@ export const ID_PREFIXES = {
   signingKey: "sk",
   webhookEndpoint: "whe",
   webhookDelivery: "whd",
+  user: "usr",
+  invitation: "inv",
+  outboundMail: "mail",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resetEnvCache } from "./env";
 import { checkStartup } from "./check-startup";
 
-const VARS = ["WEBHOOK_ALLOWED_HOSTS", "JOB_RUNNER", "INNGEST_SIGNING_KEY", "NODE_ENV", "DATABASE_URL", "AGENTDRAFT_ENCRYPTION_KEYS"] as const;
+const VARS = ["WEBHOOK_ALLOWED_HOSTS", "JOB_RUNNER", "INNGEST_SIGNING_KEY", "NODE_ENV", "DATABASE_URL", "AGENTDRAFT_ENCRYPTION_KEYS", "AUTH_SECRET"] as const;
 const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
 
 function withEnv(vars: Partial<Record<(typeof VARS)[number], string>>) {
@@ -26,12 +26,13 @@ describe("start-up checks for webhooks and background jobs", () => {
   });
 
   it("refuses production without encryption keys, or Inngest without a signing key, and accepts the defaults", async () => {
+    const prod = { NODE_ENV: "production", AUTH_SECRET: "a-production-secret-of-32-characters!!" } as const;
     const keys = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
-    withEnv({ NODE_ENV: "production" });
+    withEnv(prod);
     expect(await checkStartup()).toMatch(/AGENTDRAFT_ENCRYPTION_KEYS/);
-    withEnv({ NODE_ENV: "production", AGENTDRAFT_ENCRYPTION_KEYS: keys, JOB_RUNNER: "inngest" });
+    withEnv({ ...prod, AGENTDRAFT_ENCRYPTION_KEYS: keys, JOB_RUNNER: "inngest" });
     expect(await checkStartup()).toMatch(/INNGEST_SIGNING_KEY/);
-    withEnv({ NODE_ENV: "production", AGENTDRAFT_ENCRYPTION_KEYS: keys, JOB_RUNNER: "inngest", INNGEST_SIGNING_KEY: "signkey-prod-abc" });
+    withEnv({ ...prod, AGENTDRAFT_ENCRYPTION_KEYS: keys, JOB_RUNNER: "inngest", INNGEST_SIGNING_KEY: "signkey-prod-abc" });
     expect(await checkStartup()).toBeNull();
     withEnv({ WEBHOOK_ALLOWED_HOSTS: "localhost, 127.0.0.1/32" });
     expect(await checkStartup()).toBeNull();

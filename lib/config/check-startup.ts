@@ -5,6 +5,7 @@ import { describeFailure } from "../describe-failure";
 import { env } from "./env";
 import { parseAllowlist } from "../webhooks/ssrf-guard";
 import { jobRunnerMode } from "../jobs/job-runner-mode";
+import { authSecretProblem } from "./auth-secret";
 
 /** Background-work and webhook settings that would otherwise fail later, quietly. */
 function checkJobsAndWebhooks(): string | null {
@@ -21,8 +22,8 @@ function checkJobsAndWebhooks(): string | null {
 }
 
 /**
- * Checks the configuration a server needs before it serves: the environment parses, and a
- * Postgres server named by DATABASE_URL answers. Returns a sentence describing the first
+ * Checks the configuration a server needs before it serves: the environment parses, the
+ * production auth secret is set, and a Postgres server named by DATABASE_URL answers. Returns a sentence describing the first
  * problem, or null. The embedded database stays lazy (opened on first request).
  */
 export async function checkStartup(): Promise<string | null> {
@@ -32,6 +33,8 @@ export async function checkStartup(): Promise<string | null> {
     }
     const jobs = checkJobsAndWebhooks();
     if (jobs) return jobs;
+    const secretProblem = authSecretProblem();
+    if (secretProblem) return secretProblem;
     const config = resolveDatabaseConfig();
     if (config.driver === "pglite") return null;
     const db = await getDb();

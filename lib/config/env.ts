@@ -39,6 +39,18 @@ const envSchema = z.object({
   /** Who runs background jobs: the built-in runner, Inngest, or nobody. Default: inngest when its keys are set. */
   JOB_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
   JOB_RUNNER_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Signs and encrypts the web app's auth cookies. Required in production (see auth-secret.ts). */
+  AUTH_SECRET: z.string().trim().min(32, "use at least 32 characters (openssl rand -base64 32)").optional(),
+  /** The web app's public URL, when the Host header cannot be trusted to say it. */
+  AUTH_URL: z.url().optional(),
+  /** Trust the Host / X-Forwarded-Host headers for the web app's own URL (default true). */
+  AUTH_TRUST_HOST: z
+    .enum(["true", "false", "1", "0"])
+    .transform((v) => v === "true" || v === "1")
+    .optional(),
+  /** Set: mail is sent through Resend. Unset: mail is captured in the database and shown in the web app. */
+  RESEND_API_KEY: z.string().trim().min(1).optional(),
+  MAIL_FROM: z.string().trim().min(3).default("AgentDraft <agentdraft@localhost>"),
 });
 
 export type Env = z.infer<typeof envSchema>;

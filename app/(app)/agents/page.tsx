@@ -1,0 +1,76 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireMember } from "@/lib/auth/current-member";
+import { hasRole } from "@/lib/members/roles";
+import { listAgents } from "@/lib/agents/list-agents";
+import { listKeys } from "@/lib/api-keys/list-keys";
+import { ActionForm } from "../_components/action-form";
+import { Badge, Card, Empty, Field, PageHeader, Time, inputClass, linkClass } from "../_components/ui";
+import { createAgentAction } from "./actions";
+
+export const metadata: Metadata = { title: "Agents" };
+
+export default async function AgentsPage() {
+  const { member, workspace } = await requireMember();
+  const [agents, keys] = await Promise.all([listAgents(workspace.id, { limit: 100 }), listKeys(workspace.id)]);
+  const canManage = hasRole(member.role, "admin");
+  return (
+    <>
+      <PageHeader title="Agents" description="Named software workers. Each can hold its own API keys, which act only as that agent." />
+      {canManage ? (
+        <Card title="Create an agent" id="create-agent">
+          <ActionForm action={createAgentAction} submit="Create agent" className="grid gap-4 sm:grid-cols-[1fr_2fr_auto] sm:items-end">
+            <Field label="Name" name="name">
+              <input id="name" name="name" required maxLength={64} className={inputClass} placeholder="ops-agent" />
+            </Field>
+            <Field label="Description (optional)" name="description">
+              <input id="description" name="description" maxLength={500} className={inputClass} placeholder="Books rooms for the ops team" />
+            </Field>
+          </ActionForm>
+        </Card>
+      ) : null}
+      <Card title="All agents" id="all-agents">
+        {agents.items.length === 0 ? (
+          <Empty>No agents yet.</Empty>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {agents.items.map((agent) => {
+              const own = keys.filter((k) => k.agentId === agent.id);
+              return (
+                <li key={agent.id} className="py-3">
+                  <div className="flex flex-wrap items-baseline justify-between gap-2">
+                    <h3 className="font-medium text-slate-900">{agent.name}</h3>
+                    <code className="font-mono text-xs text-slate-600">{agent.id}</code>
+                  </div>
+                  {agent.description ? <p className="text-sm text-slate-700">{agent.description}</p> : null}
+                  <p className="mt-1 text-xs text-slate-600">
+                    Created <Time at={agent.createdAt} />
+                  </p>
+                  <div className="mt-2 text-sm">
+                    {own.length === 0 ? (
+                      <span className="text-slate-600">No keys bound to this agent.</span>
+                    ) : (
+                      <ul className="flex flex-wrap gap-2" aria-label={`Keys of ${agent.name}`}>
+                        {own.map((k) => (
+                          <li key={k.id} className="flex items-center gap-1">
+                            <code className="font-mono text-xs">{k.prefix}…</code>
+                            {k.revokedAt ? <Badge tone="red">revoked</Badge> : <Badge tone="green">active</Badge>}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                    {canManage ? (
+                      <Link className={`${linkClass} mt-1 inline-block`} href={`/keys?agent=${agent.id}`}>
+                        Create a key for {agent.name}
+                      </Link>
+                    ) : null}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,14 @@
+import type { MemberRole } from "@/lib/members/roles";
+
+export type NavItem = { href: string; label: string; minRole?: MemberRole };
+
+/** The web app's sections, in menu order. A later feature adds its page here (calendars, approvals, inboxes, webhooks). */
+export const NAV: NavItem[] = [
+  { href: "/overview", label: "Overview" },
+  { href: "/agents", label: "Agents" },
+  { href: "/keys", label: "API keys" },
+  { href: "/audit", label: "Audit trail" },
+  { href: "/members", label: "Members" },
+  { href: "/mail", label: "Captured mail", minRole: "admin" },
+  { href: "/settings", label: "Settings" },
+];

@@ -1,0 +1,40 @@
+"use server";
+
+import { z } from "zod";
+import { revalidatePath } from "next/cache";
+import { signOut } from "@/lib/auth/auth";
+import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
+import { removePasskey, removePasskeyInput, signOutEverywhere } from "@/lib/passkeys/passkeys";
+import { renameWorkspace, renameWorkspaceInput } from "@/lib/workspaces/rename-workspace";
+
+/** Ends this browser's session. */
+export async function signOutAction(): Promise<void> {
+  await signOut({ redirectTo: "/sign-in" });
+}
+
+/** Ends every session of the signed-in person, this one included. */
+export async function signOutEverywhereAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const noFields = z.object({});
+  const result = await runMemberAction<typeof noFields, undefined>("viewer", "sign out", noFields, form, async ({ user }) => {
+    await signOutEverywhere(user.id);
+    return { ok: true };
+  });
+  if (result?.ok) await signOut({ redirectTo: "/sign-in" });
+  return result;
+}
+
+export async function removePasskeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("viewer", "remove passkeys", removePasskeyInput, form, async ({ user }, input) => {
+    await removePasskey(user.id, input);
+    revalidatePath("/settings");
+    return { ok: true, message: "Passkey removed." };
+  });
+}
+
+export async function renameWorkspaceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("owner", "rename the workspace", renameWorkspaceInput, form, async ({ member }, input) => {
+    const row = await renameWorkspace(member, input);
+    revalidatePath("/", "layout");
+    return { ok: true, message: `Workspace renamed to ${row.name}.` };
+  });
+}

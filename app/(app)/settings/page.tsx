@@ -1,0 +1,99 @@
+import type { Metadata } from "next";
+import { requireMember } from "@/lib/auth/current-member";
+import { listPasskeys } from "@/lib/passkeys/passkeys";
+import { AddPasskey } from "../../_passkeys/passkey-button";
+import { ActionForm } from "../_components/action-form";
+import { hasRole } from "@/lib/members/roles";
+import { Badge, Card, Field, PageHeader, Table, Time, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
+import { removePasskeyAction, renameWorkspaceAction, signOutEverywhereAction } from "./actions";
+
+export const metadata: Metadata = { title: "Settings" };
+
+export default async function SettingsPage() {
+  const { user, member, workspace } = await requireMember();
+  const passkeys = await listPasskeys(user.id);
+  return (
+    <>
+      <PageHeader title="Settings" description="Your workspace, your account and your passkeys." />
+      <Card title="Workspace" id="workspace">
+        <dl className="grid gap-3 text-sm sm:grid-cols-3">
+          <div>
+            <dt className="text-slate-600">Name</dt>
+            <dd className="font-medium text-slate-900">{workspace.name}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Id</dt>
+            <dd>
+              <code className="font-mono text-xs text-slate-900">{workspace.id}</code>
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Created</dt>
+            <dd className="text-slate-900">
+              <Time at={workspace.createdAt} />
+            </dd>
+          </div>
+        </dl>
+        {hasRole(member.role, "owner") ? (
+          <ActionForm action={renameWorkspaceAction} submit="Rename" submitClassName={secondaryButtonClass} className="mt-4 grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
+            <Field label="Workspace name" name="workspace-name">
+              <input id="workspace-name" name="name" required maxLength={100} defaultValue={workspace.name} className={inputClass} />
+            </Field>
+          </ActionForm>
+        ) : null}
+      </Card>
+      <Card title="Your account" id="account">
+        <dl className="grid gap-3 text-sm sm:grid-cols-3">
+          <div>
+            <dt className="text-slate-600">Name</dt>
+            <dd className="font-medium text-slate-900">{user.name ?? "—"}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Email</dt>
+            <dd className="text-slate-900">{user.email}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Role</dt>
+            <dd>
+              <Badge>{member.role}</Badge>
+            </dd>
+          </div>
+        </dl>
+      </Card>
+      <Card title="Passkeys" id="passkeys">
+        <p className="mb-4 text-sm text-slate-700">
+          Passkeys are how you sign in. Keep at least two (say, your laptop and your phone) so losing one device does not lock you out. The last one cannot be removed.
+        </p>
+        <Table caption="Your passkeys" head={["Passkey", "Kind", "Added", ""]}>
+          {passkeys.map((p, i) => (
+            <tr key={p.credentialID}>
+              <td className="py-2 pr-4">
+                Passkey {i + 1} <code className="font-mono text-xs text-slate-600">{p.credentialID.slice(0, 10)}…</code>
+              </td>
+              <td className="py-2 pr-4 text-xs">{p.credentialDeviceType === "multiDevice" ? "synced" : "this device only"}</td>
+              <td className="py-2 pr-4 text-xs">
+                <Time at={p.createdAt} />
+              </td>
+              <td className="py-2">
+                {passkeys.length > 1 ? (
+                  <ActionForm action={removePasskeyAction} submit={<>Remove<span className="sr-only"> passkey {i + 1}</span></>} submitClassName={dangerButtonClass}>
+                    <input type="hidden" name="credential_id" value={p.credentialID} />
+                  </ActionForm>
+                ) : (
+                  <span className="text-xs text-slate-600">your only passkey</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
+        <div className="mt-4">
+          <AddPasskey />
+        </div>
+      </Card>
+      <Card title="Sessions" id="sessions">
+        <p className="mb-3 text-sm text-slate-700">Signs you out on every device and browser, this one included.</p>
+        <ActionForm action={signOutEverywhereAction} submit="Sign out everywhere" submitClassName={dangerButtonClass} />
+      </Card>
+    </>
+  );
+}

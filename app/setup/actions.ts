@@ -1,0 +1,24 @@
+"use server";
+
+import { ZodError } from "zod";
+import { isSetupOpen } from "@/lib/auth/setup-status";
+import { setupIntent } from "@/lib/auth/registration";
+import { saveRegistrationIntent } from "@/lib/auth/intent-cookie";
+import { formFields } from "@/lib/auth/member-action";
+
+/**
+ * First run, step one: checks the form and remembers it for the passkey ceremony that follows.
+ * Grants nothing: the account and workspace are created when the passkey is registered.
+ */
+export async function beginSetup(form: FormData): Promise<{ ok: true; email: string } | { ok: false; error: string }> {
+  try {
+    if (!(await isSetupOpen())) return { ok: false, error: "This AgentDraft is already set up. Sign in, or ask an owner for an invitation." };
+    const intent = setupIntent.parse({ ...formFields(form), kind: "setup" });
+    await saveRegistrationIntent(intent);
+    return { ok: true, email: intent.email };
+  } catch (err) {
+    if (err instanceof ZodError) return { ok: false, error: err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+    console.error("[setup]", err);
+    return { ok: false, error: "Something went wrong on our side. Try again." };
+  }
+}

@@ -1,0 +1,15 @@
+import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { users } from "./users";
+
+/** Database sessions (Auth.js): signing out everywhere deletes a user's rows. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    sessionToken: text("session_token").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);

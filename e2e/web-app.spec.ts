@@ -1,0 +1,207 @@
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { pageWithAuthenticator, snap, switchToNewAuthenticator } from "./helpers";
+
+// One story, in order, on one fresh database: first run, sign out and in, keys used over
+// real HTTP, the audit trail, an invited member in a second browser, and role enforcement.
+test.describe.configure({ mode: "serial" });
+
+let owner: BrowserContext;
+let ownerPage: Page;
+let invitee: BrowserContext;
+let inviteePage: Page;
+
+const newContext = (browser: Browser) => browser.newContext({ viewport: { width: 1280, height: 900 } });
+
+test.beforeAll(async ({ browser }) => {
+  owner = await newContext(browser);
+  ownerPage = await pageWithAuthenticator(owner);
+});
+
+test.afterAll(async () => {
+  await owner?.close();
+  await invitee?.close();
+});
+
+test("first run: a visitor creates the workspace and becomes its owner with a passkey", async () => {
+  const page = ownerPage;
+  await page.goto("/overview");
+  // Signed out, on a fresh install: sent to sign-in, which sends to first run.
+  await expect(page).toHaveURL(/\/setup$/);
+  await snap(page, "setup");
+  await page.getByLabel("Workspace name").fill("Acme Ops");
+  await page.getByLabel("Your name").fill("Ada Owner");
+  await page.getByLabel("Email").fill("ada@example.test");
+  await page.getByRole("button", { name: "Create workspace and passkey" }).click();
+  await expect(page).toHaveURL(/\/overview$/);
+  await expect(page.getByTestId("workspace-name")).toHaveText("Acme Ops");
+  await expect(page.getByText("You have one passkey")).toBeVisible();
+  await snap(page, "overview");
+
+  // First run is closed now.
+  await page.goto("/setup");
+  await expect(page).toHaveURL(/\/overview$/);
+});
+
+test("sign out, then sign in with the discoverable passkey", async () => {
+  const page = ownerPage;
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto("/keys");
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await snap(page, "sign-in");
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page).toHaveURL(/\/overview$/);
+  await expect(page.getByText("Signed in as")).toBeAttached();
+});
+
+test("create an agent and an API key, use the key over HTTP, and see both in the audit trail", async ({ request }) => {
+  const page = ownerPage;
+  await page.getByRole("link", { name: "Agents" }).first().click();
+  await page.getByLabel("Name").fill("ops-agent");
+  await page.getByLabel("Description (optional)").fill("Books rooms for the ops team");
+  await page.getByRole("button", { name: "Create agent" }).click();
+  await expect(page.getByRole("status")).toContainText("Agent ops-agent created");
+  await expect(page.getByRole("heading", { name: "ops-agent" })).toBeVisible();
+
+  await page.getByRole("link", { name: "API keys" }).click();
+  await page.getByLabel("Name (optional)").fill("e2e key");
+  await page.getByLabel("Agent").selectOption({ label: "ops-agent" });
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const shown = page.getByTestId("new-api-key");
+  await expect(shown).toHaveText(/^ad_live_/);
+  await expect(page.getByRole("button", { name: "Copy key" })).toBeVisible();
+  const key = (await shown.textContent())!.trim();
+  await snap(page, "api-keys-created");
+
+  const me = await request.get("/api/v1/me", { headers: { authorization: `Bearer ${key}` } });
+  expect(me.status()).toBe(200);
+  const body = await me.json();
+  expect(body.workspace.name).toBe("Acme Ops");
+  expect(body.agent.name).toBe("ops-agent");
+
+  // Shown once: a reload no longer shows it, and the list records its use.
+  await page.reload();
+  await expect(page.getByTestId("new-api-key")).toHaveCount(0);
+  await expect(page.getByTestId("last-used").first()).not.toHaveText("never");
+  await snap(page, "api-keys");
+
+  await page.getByRole("link", { name: "Audit trail" }).click();
+  await expect(page.getByTestId("chain-status")).toContainText("Verified");
+  const keyRow = page.getByRole("row").filter({ hasText: "api_key.created" });
+  await expect(keyRow).toContainText("member");
+  await page.getByLabel("Action").fill("agent.*");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/action=agent\.\*/);
+  await expect(page.getByRole("row").filter({ hasText: "agent.created" })).toHaveCount(1);
+  await expect(page.getByRole("row").filter({ hasText: "api_key.created" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Clear" }).click();
+  await snap(page, "audit");
+
+  // Revoked in the web app: the API refuses the key at once.
+  await page.getByRole("link", { name: "API keys" }).click();
+  await page.getByRole("button", { name: /^Revoke key ad_live_/ }).click();
+  await expect(page.getByRole("row").filter({ hasText: "e2e key" })).toContainText("revoked");
+  expect((await request.get("/api/v1/me", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
+  await page.getByRole("link", { name: "Audit trail" }).click();
+  await expect(page.getByRole("row").filter({ hasText: "api_key.revoked" })).toContainText("member");
+});
+
+test("invite a member, who accepts with their own passkey in another browser", async ({ browser }) => {
+  const page = ownerPage;
+  await page.getByRole("link", { name: "Members" }).click();
+  await page.getByLabel("Email", { exact: true }).fill("grace@example.test");
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByRole("status")).toContainText("captured");
+  await expect(page.getByRole("button", { name: "Revoke invitation for grace@example.test" })).toBeVisible();
+  await snap(page, "members");
+
+  await page.getByRole("link", { name: "Captured mail" }).click();
+  await page.getByText("You are invited to Acme Ops").click();
+  const text = await page.getByTestId("mail-body").first().textContent();
+  const link = /http:\/\/\S+\/invite\/[A-Za-z0-9_-]+/.exec(text ?? "")?.[0];
+  expect(link).toBeTruthy();
+  await snap(page, "captured-mail");
+
+  invitee = await newContext(browser);
+  inviteePage = await pageWithAuthenticator(invitee);
+  await inviteePage.goto(link!);
+  await expect(inviteePage.getByRole("heading", { name: "Join Acme Ops" })).toBeVisible();
+  await expect(inviteePage.getByLabel("Email")).toHaveValue("grace@example.test");
+  await snap(inviteePage, "invitation");
+  await inviteePage.getByLabel("Your name").fill("Grace Admin");
+  await inviteePage.getByRole("button", { name: "Accept and create a passkey" }).click();
+  await expect(inviteePage).toHaveURL(/\/overview$/);
+  await expect(inviteePage.getByText("Welcome, Grace Admin. You are an admin of Acme Ops.")).toBeVisible();
+
+  // The link works once.
+  await inviteePage.goto(link!);
+  await expect(inviteePage.getByRole("heading", { name: "Invitation not valid" })).toBeVisible();
+});
+
+test("a member demoted to viewer is refused an admin action and admin-only pages", async () => {
+  // Grace, still an admin, opens the agent form.
+  await inviteePage.goto("/agents");
+  await inviteePage.getByLabel("Name").fill("sneaky-agent");
+
+  // Meanwhile the owner makes her a viewer.
+  await ownerPage.goto("/members");
+  const row = ownerPage.getByTestId("member-grace@example.test");
+  await row.getByLabel("Role of grace@example.test").selectOption("viewer");
+  await row.getByRole("button", { name: "Save" }).click();
+  await expect(ownerPage.getByRole("status")).toContainText("grace@example.test is now viewer");
+
+  // Her stale form reaches the server action, which checks her role again.
+  await inviteePage.getByRole("button", { name: "Create agent" }).click();
+  await expect(inviteePage.getByRole("region", { name: "Create an agent" }).getByRole("alert")).toContainText("Your role (viewer) cannot create agents");
+
+  await inviteePage.goto("/agents");
+  await expect(inviteePage.getByRole("heading", { name: "sneaky-agent" })).toHaveCount(0);
+  await expect(inviteePage.getByRole("button", { name: "Create agent" })).toHaveCount(0);
+  const mail = await inviteePage.goto("/mail");
+  expect(mail?.status()).toBe(403);
+  await expect(inviteePage.getByRole("heading", { name: "Your role does not allow this page" })).toBeVisible();
+});
+
+test("passkeys: add one from another device, remove the old one, never the last, and sign out everywhere", async () => {
+  const page = inviteePage;
+  await page.goto("/settings");
+  await expect(page.getByText("your only passkey")).toBeVisible();
+  // The same authenticator refuses a second passkey for the same account.
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByRole("region", { name: "Passkeys" }).getByRole("alert")).toContainText("already holds a passkey");
+
+  await switchToNewAuthenticator(page);
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByRole("button", { name: /Remove passkey 1/ })).toBeVisible();
+  await snap(page, "settings");
+  await page.getByRole("button", { name: /Remove passkey 1/ }).click();
+  await expect(page.getByText("your only passkey")).toBeVisible();
+
+  await page.getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto("/overview");
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  // The passkey that remains (on the new device) signs in.
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page).toHaveURL(/\/overview$/);
+  await expect(page.getByText("Welcome, Grace Admin. You are a viewer of Acme Ops.")).toBeVisible();
+
+  // Small screens: the menu becomes a row above the content.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/keys");
+  await expect(page.getByRole("navigation", { name: "Sections" })).toBeVisible();
+  await snap(page, "keys-mobile");
+});
+
+test("the owner renames the workspace in settings", async () => {
+  const page = ownerPage;
+  await page.goto("/settings");
+  await page.getByLabel("Workspace name").fill("Acme Operations");
+  await page.getByRole("button", { name: "Rename" }).click();
+  await expect(page.getByRole("status")).toContainText("Workspace renamed to Acme Operations");
+  await expect(page.getByTestId("workspace-name")).toHaveText("Acme Operations");
+  await page.goto("/audit?action=workspace.renamed");
+  await expect(page.getByRole("row").filter({ hasText: "workspace.renamed" })).toContainText("member");
+});

@@ -1,0 +1,292 @@
+// The web app's rules in lib/: first run, invitations, roles, passkeys and sessions.
+// One file on purpose: first run depends on no account existing yet in the database, and
+// the test files of a Postgres run share one database.
+import { describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { auditEntries, authAccounts, authenticators, invitations, members, sessions, users, type MemberRow } from "../../db/schema";
+import { newId } from "../ids";
+import { newWorkspace } from "../../test/helpers/fixtures";
+import { registerUser, acceptInvitation } from "./registration";
+import { isSetupOpen } from "./setup-status";
+import { createInvitation } from "../invitations/create-invitation";
+import { findInvitationByToken, listPendingInvitations } from "../invitations/find-invitation";
+import { revokeInvitation } from "../invitations/revoke-invitation";
+import { changeRole } from "../members/change-role";
+import { removeMember } from "../members/remove-member";
+import { listMail } from "../mail/list-mail";
+import { addPasskey, removePasskey, signOutEverywhere, listPasskeys } from "../passkeys/passkeys";
+import { verifyChain } from "../audit/verify-chain";
+import type { MemberRole } from "../members/roles";
+import { renameWorkspace } from "../workspaces/rename-workspace";
+import { getWorkspace } from "../workspaces/get-workspace";
+
+let n = 0;
+const email = () => `person-${process.pid}-${++n}@example.test`;
+
+async function newMember(workspaceId: string, role: MemberRole): Promise<MemberRow> {
+  const db = await getDb();
+  const address = email();
+  const [user] = await db.insert(users).values({ id: newId("user"), email: address, name: `Person ${n}` }).returning();
+  const [member] = await db.insert(members).values({ id: newId("member"), workspaceId, email: address, name: user!.name, role, userId: user!.id }).returning();
+  return member!;
+}
+
+/** Invites `address` and returns the token from the captured mail's link. */
+async function invite(by: MemberRow, address: string, role: "admin" | "approver" | "viewer" = "viewer") {
+  const { invitation, mail } = await createInvitation(by, { email: address, role }, "http://localhost:3000", null);
+  const { items } = await listMail(by.workspaceId);
+  const captured = items.find((m) => m.id === mail.id)!;
+  const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(captured.text)![1]!;
+  return { invitation, token, mail: captured };
+}
+
+async function actions(workspaceId: string) {
+  const db = await getDb();
+  const rows = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspaceId)).orderBy(auditEntries.seq);
+  return rows.map((r) => `${r.actorType}:${r.action}`);
+}
+
+describe("first run", () => {
+  it("makes the first person the owner of a new workspace, in one audited transaction", async () => {
+    expect(await isSetupOpen()).toBe(true);
+    const intent = { kind: "setup", workspaceName: "Acme Ops", name: "Ada", email: "Ada@Example.test" };
+    // The passkey must be registered for the email given in the form.
+    await expect(registerUser(intent, "mallory@example.test")).rejects.toMatchObject({ code: "forbidden" });
+    expect(await isSetupOpen()).toBe(true);
+
+    const user = await registerUser(intent, "ada@example.test");
+    expect(user).toMatchObject({ id: expect.stringMatching(/^usr_/), email: "ada@example.test", name: "Ada" });
+    const db = await getDb();
+    const [member] = await db.select().from(members).where(eq(members.userId, user.id));
+    expect(member).toMatchObject({ role: "owner", email: "ada@example.test", name: "Ada" });
+    expect(await actions(member!.workspaceId)).toEqual(["member:workspace.created", "member:member.joined"]);
+    expect((await verifyChain(member!.workspaceId)).valid).toBe(true);
+    expect(await isSetupOpen()).toBe(false);
+  });
+
+  it("is closed once someone has an account", async () => {
+    const intent = { kind: "setup", workspaceName: "Second", name: "Eve", email: "eve@example.test" };
+    await expect(registerUser(intent, "eve@example.test")).rejects.toThrow(/already set up/);
+    const db = await getDb();
+    expect(await db.select().from(users).where(eq(users.email, "eve@example.test"))).toEqual([]);
+  });
+
+  it("refuses registration without an intent or with a malformed one", async () => {
+    await expect(registerUser(undefined, "x@example.test")).rejects.toMatchObject({ code: "forbidden" });
+    await expect(registerUser({ kind: "setup", email: "x@example.test" }, "x@example.test")).rejects.toMatchObject({ code: "forbidden" });
+  });
+});
+
+describe("invitations", () => {
+  it("mails a link (captured without a provider); accepting it creates the member with the invited role", async () => {
+    const { workspace } = await newWorkspace("Invites Inc");
+    const owner = await newMember(workspace.id, "owner");
+    const address = email();
+    const { invitation, token, mail } = await invite(owner, address.toUpperCase(), "approver");
+    expect(invitation).toMatchObject({ email: address, role: "approver" });
+    expect(invitation.tokenHash).not.toContain(token);
+    expect(mail).toMatchObject({ status: "captured", kind: "invitation", to: [address] });
+    expect(mail.subject).toContain("Invites Inc");
+    expect((await findInvitationByToken(token))?.workspaceName).toBe("Invites Inc");
+
+    const user = await registerUser({ kind: "invitation", token, name: "Grace" }, address);
+    const db = await getDb();
+    const [member] = await db.select().from(members).where(and(eq(members.workspaceId, workspace.id), eq(members.userId, user.id)));
+    expect(member).toMatchObject({ role: "approver", name: "Grace", email: address });
+    expect(await listPendingInvitations(workspace.id)).toEqual([]);
+    expect(await actions(workspace.id)).toEqual(["operator:workspace.created", "member:invitation.created", "member:invitation.accepted"]);
+  });
+
+  it("works once: a used link is refused", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const address = email();
+    const { token } = await invite(owner, address);
+    await registerUser({ kind: "invitation", token, name: "One" }, address);
+    await expect(registerUser({ kind: "invitation", token, name: "Two" }, email())).rejects.toThrow(/already used/);
+  });
+
+  it("is only for the invited email", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const { token } = await invite(owner, email());
+    const other = email();
+    await expect(registerUser({ kind: "invitation", token, name: "Mallory" }, other)).rejects.toMatchObject({ code: "forbidden" });
+    // Nothing was created: no account without a membership.
+    const db = await getDb();
+    expect(await db.select().from(users).where(eq(users.email, other))).toEqual([]);
+  });
+
+  it("refuses revoked and expired invitations", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const revokedFor = email();
+    const revoked = await invite(owner, revokedFor);
+    await revokeInvitation(owner, { invitation_id: revoked.invitation.id });
+    await expect(registerUser({ kind: "invitation", token: revoked.token, name: "R" }, revokedFor)).rejects.toThrow(/revoked/);
+
+    const expiredFor = email();
+    const expired = await invite(owner, expiredFor);
+    const db = await getDb();
+    await db.update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, expired.invitation.id));
+    await expect(registerUser({ kind: "invitation", token: expired.token, name: "E" }, expiredFor)).rejects.toThrow(/expired/);
+  });
+
+  it("a new invitation to the same address replaces the pending one", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const address = email();
+    const first = await invite(owner, address);
+    const second = await invite(owner, address, "admin");
+    expect((await listPendingInvitations(workspace.id)).map((i) => i.id)).toEqual([second.invitation.id]);
+    await expect(registerUser({ kind: "invitation", token: first.token, name: "Old" }, address)).rejects.toThrow(/revoked/);
+  });
+
+  it("refuses inviting an existing member, and lets only admins invite", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const viewer = await newMember(workspace.id, "viewer");
+    await expect(createInvitation(owner, { email: viewer.email, role: "viewer" }, "http://localhost", null)).rejects.toMatchObject({ code: "conflict" });
+    await expect(createInvitation(viewer, { email: email(), role: "viewer" }, "http://localhost", null)).rejects.toMatchObject({ code: "forbidden" });
+    const approver = await newMember(workspace.id, "approver");
+    await expect(createInvitation(approver, { email: email(), role: "viewer" }, "http://localhost", null)).rejects.toMatchObject({ code: "forbidden" });
+  });
+
+  it("a signed-in person accepts an invitation to a second workspace", async () => {
+    const a = await newWorkspace();
+    const b = await newWorkspace();
+    const ownerB = await newMember(b.workspace.id, "owner");
+    const person = await newMember(a.workspace.id, "viewer");
+    const db = await getDb();
+    const [user] = await db.select().from(users).where(eq(users.id, person.userId!));
+    const { token } = await invite(ownerB, person.email, "admin");
+    const joined = await acceptInvitation(token, user!);
+    expect(joined).toMatchObject({ workspaceId: b.workspace.id, role: "admin", userId: user!.id });
+    // An existing account cannot register again through an invitation.
+    const { token: t2 } = await invite(await newMember(a.workspace.id, "owner"), email());
+    await expect(registerUser({ kind: "invitation", token: t2, name: "x" }, person.email)).rejects.toThrow();
+  });
+
+  it("another workspace's admin cannot revoke this workspace's invitation", async () => {
+    const a = await newWorkspace();
+    const b = await newWorkspace();
+    const ownerA = await newMember(a.workspace.id, "owner");
+    const adminB = await newMember(b.workspace.id, "admin");
+    const { invitation } = await invite(ownerA, email());
+    await expect(revokeInvitation(adminB, { invitation_id: invitation.id })).rejects.toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("roles", () => {
+  it("admins change roles below owner; only owners grant owner; the last owner stays", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const admin = await newMember(workspace.id, "admin");
+    const viewer = await newMember(workspace.id, "viewer");
+
+    expect((await changeRole(admin, { member_id: viewer.id, role: "approver" })).role).toBe("approver");
+    await expect(changeRole(admin, { member_id: viewer.id, role: "owner" })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(changeRole(admin, { member_id: owner.id, role: "viewer" })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(changeRole(viewer, { member_id: admin.id, role: "viewer" })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(changeRole(owner, { member_id: owner.id, role: "admin" })).rejects.toThrow(/at least one owner/);
+
+    expect((await changeRole(owner, { member_id: admin.id, role: "owner" })).role).toBe("owner");
+    expect((await changeRole(owner, { member_id: owner.id, role: "admin" })).role).toBe("admin");
+    const log = await actions(workspace.id);
+    expect(log.filter((a) => a === "member:member.role_changed")).toHaveLength(3);
+  });
+
+  it("only owners rename the workspace", async () => {
+    const { workspace } = await newWorkspace("Old Name");
+    const owner = await newMember(workspace.id, "owner");
+    const admin = await newMember(workspace.id, "admin");
+    await expect(renameWorkspace(admin, { name: "Hijacked" })).rejects.toMatchObject({ code: "forbidden" });
+    await renameWorkspace(owner, { name: "New Name" });
+    expect((await getWorkspace(workspace.id)).name).toBe("New Name");
+    expect((await actions(workspace.id)).at(-1)).toBe("member:workspace.renamed");
+  });
+
+  it("cannot reach a member of another workspace", async () => {
+    const a = await newWorkspace();
+    const b = await newWorkspace();
+    const ownerA = await newMember(a.workspace.id, "owner");
+    const viewerB = await newMember(b.workspace.id, "viewer");
+    await expect(changeRole(ownerA, { member_id: viewerB.id, role: "admin" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(removeMember(ownerA, { member_id: viewerB.id })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("removing a member ends their sessions when it was their last workspace", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const admin = await newMember(workspace.id, "admin");
+    const viewer = await newMember(workspace.id, "viewer");
+    const db = await getDb();
+    await db.insert(sessions).values({ sessionToken: `tok-${viewer.id}`, userId: viewer.userId!, expires: new Date(Date.now() + 60_000) });
+
+    await expect(removeMember(viewer, { member_id: admin.id })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(removeMember(admin, { member_id: owner.id })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(removeMember(admin, { member_id: admin.id })).rejects.toThrow(/yourself/);
+    await removeMember(admin, { member_id: viewer.id });
+    expect(await db.select().from(members).where(eq(members.id, viewer.id))).toEqual([]);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, viewer.userId!))).toEqual([]);
+    expect((await actions(workspace.id)).at(-1)).toBe("member:member.removed");
+  });
+});
+
+describe("passkeys and sessions", () => {
+  const passkey = (userId: string, id: string) => ({
+    credentialID: id,
+    userId,
+    providerAccountId: id,
+    credentialPublicKey: "pk",
+    counter: 0,
+    credentialDeviceType: "multiDevice",
+    credentialBackedUp: true,
+    transports: "internal",
+  });
+
+  it("adds passkeys with an audit entry, and never removes the last one", async () => {
+    const { workspace } = await newWorkspace();
+    const m = await newMember(workspace.id, "admin");
+    const userId = m.userId!;
+    const db = await getDb();
+    for (const id of [`cred-a-${m.id}`, `cred-b-${m.id}`]) {
+      await db.insert(authAccounts).values({ userId, type: "webauthn", provider: "passkey", providerAccountId: id });
+      await addPasskey(passkey(userId, id));
+    }
+    expect(await listPasskeys(userId)).toHaveLength(2);
+    await removePasskey(userId, { credential_id: `cred-a-${m.id}` });
+    expect((await listPasskeys(userId)).map((p) => p.credentialID)).toEqual([`cred-b-${m.id}`]);
+    expect(await db.select().from(authAccounts).where(eq(authAccounts.providerAccountId, `cred-a-${m.id}`))).toEqual([]);
+    await expect(removePasskey(userId, { credential_id: `cred-b-${m.id}` })).rejects.toThrow(/only passkey/);
+    expect(await db.select().from(authenticators).where(eq(authenticators.userId, userId))).toHaveLength(1);
+    expect(await actions(workspace.id)).toEqual(["operator:workspace.created", "member:passkey.added", "member:passkey.added", "member:passkey.removed"]);
+  });
+
+  it("cannot remove someone else's passkey", async () => {
+    const { workspace } = await newWorkspace();
+    const a = await newMember(workspace.id, "owner");
+    const b = await newMember(workspace.id, "viewer");
+    await addPasskey(passkey(a.userId!, `cred-x-${a.id}`));
+    await addPasskey(passkey(a.userId!, `cred-y-${a.id}`));
+    await expect(removePasskey(b.userId!, { credential_id: `cred-x-${a.id}` })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("signing out everywhere deletes every session of the user and only theirs", async () => {
+    const { workspace } = await newWorkspace();
+    const a = await newMember(workspace.id, "owner");
+    const b = await newMember(workspace.id, "viewer");
+    const db = await getDb();
+    const later = new Date(Date.now() + 60_000);
+    await db.insert(sessions).values([
+      { sessionToken: `s1-${a.id}`, userId: a.userId!, expires: later },
+      { sessionToken: `s2-${a.id}`, userId: a.userId!, expires: later },
+      { sessionToken: `s1-${b.id}`, userId: b.userId!, expires: later },
+    ]);
+    expect(await signOutEverywhere(a.userId!)).toBe(2);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, a.userId!))).toEqual([]);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, b.userId!))).toHaveLength(1);
+    expect((await actions(workspace.id)).at(-1)).toBe("member:sessions.revoked");
+  });
+});

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { transaction } from "../../db/transaction";
+import { outboundMail, type OutboundMailRow } from "../../db/schema";
+import { env } from "../config/env";
+import { newId } from "../ids";
+import { resendTransport } from "./resend-transport";
+
+export const outgoingMail = z.object({
+  workspaceId: z.string().min(1),
+  to: z.union([z.email(), z.array(z.email()).min(1).max(50)]),
+  subject: z.string().trim().min(1).max(300),
+  text: z.string().min(1),
+  html: z.string().optional(),
+  /** Defaults to MAIL_FROM. */
+  from: z.string().min(3).optional(),
+  replyTo: z.email().optional(),
+  /** What the mail is for, e.g. `invitation`. */
+  kind: z.string().min(1).max(50),
+});
+export type OutgoingMail = z.input<typeof outgoingMail>;
+
+export type SentMail = { id: string; status: OutboundMailRow["status"] };
+
+/** Delivers a message to a provider; returns the provider's id. */
+export type MailTransport = (mail: { from: string; to: string[]; subject: string; text: string; html?: string; replyTo?: string }) => Promise<{ providerId: string }>;
+
+/** Resend when RESEND_API_KEY is set; otherwise null, and mail is captured. */
+export function configuredTransport(): MailTransport | null {
+  const key = env().RESEND_API_KEY;
+  return key ? resendTransport(key) : null;
+}
+
+/**
+ * The one way the product sends mail. With a transport the message goes out and is recorded
+ * as `sent`; without one it is recorded as `captured`, for the web app's mail catcher.
+ * Call it after the transaction that decided to send has committed: a provider call must
+ * not hold a transaction open, and a rolled-back change must not have sent mail.
+ */
+export async function sendMail(input: OutgoingMail, transport: MailTransport | null = configuredTransport()): Promise<SentMail> {
+  const mail = outgoingMail.parse(input);
+  const to = Array.isArray(mail.to) ? mail.to : [mail.to];
+  const from = mail.from ?? env().MAIL_FROM;
+  const sent = transport ? await transport({ from, to, subject: mail.subject, text: mail.text, html: mail.html, replyTo: mail.replyTo }) : null;
+  const id = newId("outboundMail");
+  const status = sent ? "sent" : "captured";
+  await transaction((tx) =>
+    tx.insert(outboundMail).values({
+      id,
+      workspaceId: mail.workspaceId,
+      from,
+      to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html ?? null,
+      kind: mail.kind,
+      status,
+      providerId: sent?.providerId ?? null,
+    }),
+  );
+  return { id, status };
+}

@@ -1,0 +1,44 @@
+import { defineConfig } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+// The e2e suite runs the production build (`next start`) on a loopback port with a fresh
+// embedded database, in Debian's Chromium (`apt-get install chromium`; never `playwright install`).
+const PORT = Number(process.env.E2E_PORT ?? 3217);
+// Set once in the main process; workers inherit it, so they agree on the directory.
+process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(tmpdir(), "agentdraft-e2e-")), "db");
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  workers: 1,
+  fullyParallel: false,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: `node bin/agentdraft.mjs db migrate && npx next start -p ${PORT} -H 127.0.0.1`,
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      AGENTDRAFT_DATA_DIR: process.env.E2E_DATA_DIR,
+      AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789abcdef",
+      AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
