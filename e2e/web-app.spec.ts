@@ -205,3 +205,75 @@ test("the owner renames the workspace in settings", async () => {
   await page.goto("/audit?action=workspace.renamed");
   await expect(page.getByRole("row").filter({ hasText: "workspace.renamed" })).toContainText("member");
 });
+
+test("an agent asks for approval over the API; the owner approves in the browser; the long-poll returns with a receipt that verifies", async ({ request }) => {
+  const page = ownerPage;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/keys");
+  await page.getByLabel("Name (optional)").fill("approvals key");
+  await page.getByLabel("Agent").selectOption({ label: "ops-agent" });
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+  const auth = { authorization: `Bearer ${key}` };
+
+  const evidence = { change: "scale staging to 12 nodes", note: "<img src=x onerror=alert(1)><script>alert(2)</script>" };
+  const created = await request.post("/api/v1/approvals", { headers: auth, data: { summary: "Scale the staging cluster", evidence, action_class: "deploy" } });
+  expect(created.status()).toBe(201);
+  const approval = await created.json();
+
+  // The agent waits (long-poll) while a person decides.
+  const poll = request.get(`/api/v1/approvals/${approval.id}?wait=30`, { headers: auth, timeout: 45_000 });
+
+  let dialogs = 0;
+  page.on("dialog", (d) => {
+    dialogs++;
+    void d.dismiss();
+  });
+  await page.getByRole("link", { name: "Approvals" }).first().click();
+  const card = page.getByTestId("pending-approval").filter({ hasText: "Scale the staging cluster" });
+  await expect(card).toBeVisible();
+  // Evidence is shown as text: the markup is visible, never run.
+  await expect(card.getByTestId("evidence")).toContainText("<script>alert(2)</script>");
+  await snap(page, "approvals-queue");
+  await card.getByLabel("Note (optional)").fill("Capacity confirmed with the team");
+  await card.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("status").first()).toContainText("now approved");
+  expect(dialogs).toBe(0);
+
+  const decided = await (await poll).json();
+  expect(decided).toMatchObject({ status: "approved", decisions: [{ decision: "approve", note: "Capacity confirmed with the team" }] });
+  const { compactVerify, createLocalJWKSet } = await import("jose");
+  const jwks = await (await request.get("/.well-known/jwks.json")).json();
+  const { payload } = await compactVerify(decided.receipt, createLocalJWKSet(jwks));
+  expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ approval_id: approval.id, status: "approved" });
+
+  await page.getByRole("link", { name: "History" }).click();
+  await expect(page.getByRole("row").filter({ hasText: "Scale the staging cluster" })).toContainText("approved");
+  await snap(page, "approvals-history");
+
+  // A viewer sees the queue but cannot decide.
+  const second = await (await request.post("/api/v1/approvals", { headers: auth, data: { summary: "Rotate the database password", evidence: {} } })).json();
+  await inviteePage.goto("/approvals");
+  await expect(inviteePage.getByTestId("pending-approval").filter({ hasText: "Rotate the database password" })).toBeVisible();
+  await expect(inviteePage.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(inviteePage.getByText("can read approvals but not decide them")).toBeVisible();
+  expect((await request.post(`/api/v1/approvals/${second.id}/approve`, { headers: auth, data: {} })).status()).toBe(404);
+
+  // The calendar page shows who holds what and until when.
+  const cal = await (await request.post("/api/v1/calendars", { headers: auth, data: { name: "staging cluster" } })).json();
+  const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const hold = await (
+    await request.post(`/api/v1/calendars/${cal.id}/holds`, { headers: auth, data: { start_time: `${day}T15:00:00Z`, end_time: `${day}T17:00:00Z`, priority: 70, hold_ttl_seconds: 600 } })
+  ).json();
+  await request.post(`/api/v1/calendars/${cal.id}/holds`, { headers: auth, data: { start_time: `${day}T09:00:00Z`, end_time: `${day}T10:30:00Z`, priority: 40, hold_ttl_seconds: 600 } });
+  expect((await request.post(`/api/v1/holds/${hold.id}/commit`, { headers: auth, data: {} })).status()).toBe(200);
+  await page.goto("/calendars");
+  await page.getByRole("link", { name: "staging cluster" }).click();
+  await page.goto(`/calendars/${cal.id}?view=day&date=${day}`);
+  await expect(page.getByTestId("timeline-event")).toContainText("ops-agent · 15:00–17:00");
+  await expect(page.getByTestId("timeline-hold")).toContainText("priority 40");
+  await snap(page, "calendar-day");
+  await page.getByRole("link", { name: "Show the week" }).click();
+  await expect(page.getByTestId("timeline-event")).toHaveCount(1);
+  await snap(page, "calendar-week");
+});

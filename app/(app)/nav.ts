@@ -5,6 +5,8 @@ export type NavItem = { href: string; label: string; minRole?: MemberRole };
 /** The web app's sections, in menu order. A later feature adds its page here (calendars, approvals, inboxes, webhooks). */
 export const NAV: NavItem[] = [
   { href: "/overview", label: "Overview" },
+  { href: "/approvals", label: "Approvals" },
+  { href: "/calendars", label: "Calendars" },
   { href: "/agents", label: "Agents" },
   { href: "/keys", label: "API keys" },
   { href: "/audit", label: "Audit trail" },

@@ -1,0 +1,69 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireMember } from "@/lib/auth/current-member";
+import { listMembers, memberActor } from "@/lib/members/memberships";
+import { listApprovals } from "@/lib/approvals/approvals";
+import { paginationQuery } from "@/lib/api/pagination";
+import { Badge, Card, Empty, PageHeader, Table, Time, linkClass } from "../../_components/ui";
+
+export const metadata: Metadata = { title: "Approval history" };
+
+const TONE = { approved: "green", denied: "red", expired: "slate", cancelled: "slate", pending: "amber" } as const;
+
+export default async function ApprovalHistoryPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const { member, workspace } = await requireMember();
+  const page = paginationQuery.safeParse({ limit: 50, starting_after: (await searchParams).starting_after });
+  const [all, people] = await Promise.all([
+    listApprovals(memberActor(member), page.success ? page.data : { limit: 50 }),
+    listMembers(workspace.id),
+  ]);
+  const who = new Map(people.map((p) => [p.id, p.name ?? p.email]));
+  const next = all.hasMore ? `/approvals/history?starting_after=${all.items.at(-1)!.id}` : null;
+  return (
+    <>
+      <PageHeader title="Approval history" description="Every approval, newest first, with who decided and the signed receipt.">
+        <Link href="/approvals" className={linkClass}>
+          Queue
+        </Link>
+      </PageHeader>
+      <Card>
+        {all.items.length === 0 ? (
+          <Empty>No approvals yet.</Empty>
+        ) : (
+          <Table caption="Approvals, newest first" head={["Summary", "Status", "Decided by", "Asked", "Decided"]}>
+            {all.items.map((a) => (
+              <tr key={a.id} className="align-top">
+                <td className="py-2 pr-4 text-sm">
+                  <div className="text-slate-900">{a.summary}</div>
+                  <code className="font-mono text-xs text-slate-600">{a.id}</code>
+                </td>
+                <td className="py-2 pr-4">
+                  <Badge tone={TONE[a.status]}>{a.status}</Badge>
+                </td>
+                <td className="py-2 pr-4 text-xs text-slate-700">
+                  {a.decisions.map((d) => (
+                    <div key={d.member_id}>
+                      {who.get(d.member_id) ?? d.member_id}: {d.decision}
+                      {d.note ? ` (“${d.note}”)` : ""}
+                    </div>
+                  ))}
+                </td>
+                <td className="whitespace-nowrap py-2 pr-4 text-xs">
+                  <Time at={new Date(a.created_at)} />
+                </td>
+                <td className="whitespace-nowrap py-2 pr-4 text-xs">{a.decided_at ? <Time at={new Date(a.decided_at)} /> : "—"}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
+        {next ? (
+          <p className="mt-4">
+            <Link href={next} className={linkClass}>
+              Older approvals
+            </Link>
+          </p>
+        ) : null}
+      </Card>
+    </>
+  );
+}

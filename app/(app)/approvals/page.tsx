@@ -1,0 +1,117 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireMember } from "@/lib/auth/current-member";
+import { hasRole } from "@/lib/members/roles";
+import { listMembers, memberActor } from "@/lib/members/memberships";
+import { listApprovals } from "@/lib/approvals/approvals";
+import { ActionForm } from "../_components/action-form";
+import { Badge, Card, Empty, Field, PageHeader, Time, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
+import { decideApprovalAction } from "./actions";
+
+export const metadata: Metadata = { title: "Approvals" };
+
+export default async function ApprovalsPage() {
+  const { member, workspace } = await requireMember();
+  const [pending, people] = await Promise.all([listApprovals(memberActor(member), { limit: 100, status: "pending" }), listMembers(workspace.id)]);
+  const who = new Map(people.map((p) => [p.id, p.name ?? p.email]));
+  const canDecide = hasRole(member.role, "approver");
+  return (
+    <>
+      <PageHeader
+        title="Approvals"
+        description="Actions your agents want to take, waiting for a signed-in human. Oldest waits first."
+      >
+        <Link href="/approvals/history" className={linkClass}>
+          History
+        </Link>
+      </PageHeader>
+      {!canDecide ? (
+        <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">Your role ({member.role}) can read approvals but not decide them.</p>
+      ) : null}
+      {pending.items.length === 0 ? (
+        <Card>
+          <Empty>Nothing is waiting for a decision.</Empty>
+        </Card>
+      ) : (
+        [...pending.items].reverse().map((a) => {
+          const mine = a.decisions.find((d) => d.member_id === member.id);
+          return (
+            <Card key={a.id}>
+              <article aria-labelledby={`${a.id}-summary`} data-testid="pending-approval">
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <h2 id={`${a.id}-summary`} className="text-base font-semibold text-slate-900">
+                    {a.summary}
+                  </h2>
+                  <Badge tone="amber">
+                    {a.approvals} of {a.required_approvals} approval{a.required_approvals === 1 ? "" : "s"}
+                  </Badge>
+                </div>
+                <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-2">
+                  <div>
+                    <dt className="inline font-medium">Agent: </dt>
+                    <dd className="inline font-mono text-xs">{a.agent_id ?? "workspace key"}</dd>
+                  </div>
+                  {a.action_class ? (
+                    <div>
+                      <dt className="inline font-medium">Action: </dt>
+                      <dd className="inline">
+                        {a.action_class}
+                        {a.amount !== null ? ` · ${a.amount} ${a.currency ?? ""}` : ""}
+                      </dd>
+                    </div>
+                  ) : null}
+                  <div>
+                    <dt className="inline font-medium">Asked: </dt>
+                    <dd className="inline">
+                      <Time at={new Date(a.created_at)} />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="inline font-medium">Expires: </dt>
+                    <dd className="inline">
+                      <Time at={new Date(a.expires_at)} />
+                    </dd>
+                  </div>
+                </dl>
+                <h3 className="mt-3 text-sm font-medium text-slate-800">Evidence</h3>
+                {/* Rendered as text: React escapes it, so HTML or script in evidence is shown, never run. */}
+                <pre className="mt-1 max-h-80 overflow-auto rounded-md bg-slate-50 p-3 text-xs text-slate-800" data-testid="evidence">
+                  {JSON.stringify(a.evidence, null, 2)}
+                </pre>
+                {a.decisions.length ? (
+                  <ul className="mt-3 text-sm text-slate-700">
+                    {a.decisions.map((d) => (
+                      <li key={d.member_id}>
+                        {who.get(d.member_id) ?? d.member_id} {d.decision === "approve" ? "approved" : "denied"}
+                        {d.note ? `: “${d.note}”` : ""}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+                {canDecide && !mine ? (
+                  <ActionForm action={decideApprovalAction} submit="Approve" className="mt-4 grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end">
+                    <input type="hidden" name="approval_id" value={a.id} />
+                    <input type="hidden" name="decision" value="approve" />
+                    <Field label="Note (optional)" name={`note-${a.id}`}>
+                      <input id={`note-${a.id}`} name="note" maxLength={2000} className={inputClass} placeholder="Why you approve" />
+                    </Field>
+                  </ActionForm>
+                ) : null}
+                {canDecide && !mine ? (
+                  <ActionForm action={decideApprovalAction} submit="Deny" submitClassName={dangerButtonClass} className="mt-3 grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
+                    <input type="hidden" name="approval_id" value={a.id} />
+                    <input type="hidden" name="decision" value="deny" />
+                    <Field label="Reason (required to deny)" name={`deny-note-${a.id}`}>
+                      <input id={`deny-note-${a.id}`} name="note" required maxLength={2000} className={inputClass} placeholder="Why you deny" />
+                    </Field>
+                  </ActionForm>
+                ) : null}
+                {mine ? <p className="mt-3 text-sm text-slate-600">You have decided; it waits for other members.</p> : null}
+              </article>
+            </Card>
+          );
+        })
+      )}
+    </>
+  );
+}
