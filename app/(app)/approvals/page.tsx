@@ -4,6 +4,7 @@ import { requireMember } from "@/lib/auth/current-member";
 import { hasRole } from "@/lib/members/roles";
 import { listMembers, memberActor } from "@/lib/members/memberships";
 import { listApprovals } from "@/lib/approvals/approvals";
+import { listAgents } from "@/lib/agents/list-agents";
 import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Field, PageHeader, Time, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
 import { decideApprovalAction } from "./actions";
@@ -12,8 +13,13 @@ export const metadata: Metadata = { title: "Approvals" };
 
 export default async function ApprovalsPage() {
   const { member, workspace } = await requireMember();
-  const [pending, people] = await Promise.all([listApprovals(memberActor(member), { limit: 100, status: "pending" }), listMembers(workspace.id)]);
+  const [pending, people, agents] = await Promise.all([
+    listApprovals(memberActor(member), { limit: 100, status: "pending" }),
+    listMembers(workspace.id),
+    listAgents(workspace.id, { limit: 100 }),
+  ]);
   const who = new Map(people.map((p) => [p.id, p.name ?? p.email]));
+  const agentName = new Map(agents.items.map((a) => [a.id, a.name]));
   const canDecide = hasRole(member.role, "approver");
   return (
     <>
@@ -49,7 +55,7 @@ export default async function ApprovalsPage() {
                 <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-2">
                   <div>
                     <dt className="inline font-medium">Agent: </dt>
-                    <dd className="inline font-mono text-xs">{a.agent_id ?? "workspace key"}</dd>
+                    <dd className="inline">{a.agent_id ? (agentName.get(a.agent_id) ?? a.agent_id) : "workspace key"}</dd>
                   </div>
                   {a.action_class ? (
                     <div>
