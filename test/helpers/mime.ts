@@ -1,4 +1,4 @@
-import MailComposer from "nodemailer/lib/mail-composer";
+import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import type Mail from "nodemailer/lib/mailer";
 
 /** Real RFC 5322 bytes, composed by nodemailer (the way a relay would hand them over). */
