@@ -1,17 +1,25 @@
-import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, customType, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { idColumn, workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
 
+/** Postgres `xid8`: a transaction id that never wraps around. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
 /**
- * The append-only audit trail (SPEC §8). A trigger refuses UPDATE, DELETE and TRUNCATE.
- * Entries form a per-workspace hash chain: hash = sha256(prev_hash || canonical JSON).
+ * The append-only audit trail (SPEC §8). Writers append entries in the same transaction as
+ * the change they record, unchained; the sealer (lib/audit/seal-chain.ts) then gives them
+ * their per-workspace `seq` and hash chain, hash = sha256(prev_hash || canonical JSON), in
+ * commit order. A trigger refuses DELETE and TRUNCATE, and every UPDATE except the sealer's
+ * one-time setting of the chain columns on an unsealed entry.
  */
 export const auditEntries = pgTable(
   "audit_entries",
   {
     id: idColumn(),
     workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "restrict" }),
-    seq: bigint("seq", { mode: "number" }).notNull(),
+    /** Set by the sealer; null until then. */
+    seq: bigint("seq", { mode: "number" }),
     at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
     actorType: text("actor_type", { enum: ["key", "member", "operator", "system"] }).notNull(),
     actorId: text("actor_id").notNull(),
@@ -24,8 +32,12 @@ export const auditEntries = pgTable(
     requestId: text("request_id"),
     summary: jsonb("summary").$type<Record<string, unknown>>().notNull(),
     outcome: text("outcome", { enum: ["succeeded", "failed", "rejected"] }).notNull(),
-    prevHash: text("prev_hash").notNull(),
-    hash: text("hash").notNull(),
+    prevHash: text("prev_hash"),
+    hash: text("hash"),
+    /** Insertion order, the order entries of one sealing round are chained in. */
+    position: bigserial("position", { mode: "number" }).notNull(),
+    /** The writing transaction: entries are sealed once every transaction before the horizon has ended. */
+    txid: xid8("txid").notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [
     uniqueIndex("audit_entries_workspace_seq_key").on(t.workspaceId, t.seq),
@@ -33,6 +45,7 @@ export const auditEntries = pgTable(
     index("audit_entries_workspace_agent_idx").on(t.workspaceId, t.agentId, t.seq),
     index("audit_entries_workspace_trace_idx").on(t.workspaceId, t.traceId),
     index("audit_entries_workspace_at_idx").on(t.workspaceId, t.at),
+    index("audit_entries_unsealed_idx").on(t.position).where(sql`${t.hash} is null`),
   ],
 );
 

@@ -10,6 +10,7 @@ const lib = vi.hoisted(() => ({
   purgeWebhookHistory: vi.fn(async () => ({ deliveries: 5, events: 6 })),
   expireHolds: vi.fn(async () => 7),
   expireApprovals: vi.fn(async () => 8),
+  sealAuditChain: vi.fn(async () => 9),
 }));
 vi.mock("../../lib/webhooks/fan-out", () => ({ fanOutEvents: lib.fanOutEvents }));
 vi.mock("../../lib/webhooks/deliver", () => ({ deliverDueWebhooks: lib.deliverDueWebhooks }));
@@ -17,6 +18,7 @@ vi.mock("../../lib/api/idempotency", () => ({ purgeExpiredIdempotencyKeys: lib.p
 vi.mock("../../lib/webhooks/purge-webhook-history", () => ({ purgeWebhookHistory: lib.purgeWebhookHistory }));
 vi.mock("../../lib/holds/expire-holds", () => ({ expireHolds: lib.expireHolds }));
 vi.mock("../../lib/approvals/approvals", () => ({ expireApprovals: lib.expireApprovals }));
+vi.mock("../../lib/audit/seal-chain", () => ({ sealAuditChain: lib.sealAuditChain }));
 
 const { webhookFanOut } = await import("./webhook-fan-out");
 const { webhookDeliveries } = await import("./webhook-deliveries");
@@ -24,6 +26,7 @@ const { purgeIdempotencyKeys } = await import("./purge-idempotency-keys");
 const { purgeWebhookHistoryFn } = await import("./purge-webhook-history");
 const { expireHoldsFunction } = await import("./expire-holds");
 const { expireApprovalsFunction } = await import("./expire-approvals");
+const { sealAuditChainFunction } = await import("./seal-audit-chain");
 const { functions } = await import("./index");
 const { ROUNDS } = await import("./rounds");
 
@@ -63,6 +66,11 @@ describe("Inngest functions", () => {
     expect(approvals.result).toEqual({ expired: 8 });
   });
 
+  it("seals the audit chain once per round", async () => {
+    const { result } = await new InngestTestEngine({ function: sealAuditChainFunction }).execute({ steps: sleeps });
+    expect(result).toEqual({ sealed: 9 * ROUNDS });
+  });
+
   it("purges old webhook history", async () => {
     const { result } = await new InngestTestEngine({ function: purgeWebhookHistoryFn }).execute();
     expect(result).toEqual({ deliveries: 5, events: 6 });
@@ -70,6 +78,7 @@ describe("Inngest functions", () => {
 
   it("serves every function with a cron trigger", () => {
     expect(functions.map((f) => f.id())).toEqual([
+      "seal-audit-chain",
       "webhook-fan-out",
       "webhook-deliveries",
       "purge-webhook-history",

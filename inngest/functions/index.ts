@@ -4,6 +4,7 @@ import { purgeIdempotencyKeys } from "./purge-idempotency-keys";
 import { purgeWebhookHistoryFn } from "./purge-webhook-history";
 import { expireHoldsFunction } from "./expire-holds";
 import { expireApprovalsFunction } from "./expire-approvals";
+import { sealAuditChainFunction } from "./seal-audit-chain";
 
 /** Every Inngest function, served at /api/inngest. Keep in step with lib/jobs/registry.ts. */
-export const functions = [webhookFanOut, webhookDeliveries, purgeWebhookHistoryFn, purgeIdempotencyKeys, expireHoldsFunction, expireApprovalsFunction];
+export const functions = [sealAuditChainFunction, webhookFanOut, webhookDeliveries, purgeWebhookHistoryFn, purgeIdempotencyKeys, expireHoldsFunction, expireApprovalsFunction];

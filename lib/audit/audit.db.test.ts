@@ -6,6 +6,7 @@ import { getDb } from "../../db/client";
 import { auditEntries } from "../../db/schema";
 import { auditEntrySchema, chainVerificationSchema } from "./schemas";
 import { entryHash, GENESIS_HASH } from "./chain";
+import { sealAuditChain } from "./seal-chain";
 
 const { api, url } = serveApiForTests();
 
@@ -125,6 +126,37 @@ describe("the database keeps the trail append-only", () => {
   });
 });
 
+describe("sealing", () => {
+  it("chains entries after their transactions commit; a sealed entry, or an unsealed one's content, cannot change", async () => {
+    const { workspace } = await newWorkspace();
+    const db = await getDb();
+    const [unsealed] = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id));
+    expect(unsealed).toMatchObject({ seq: null, hash: null, prevHash: null });
+    await expect(db.execute(sql`update audit_entries set summary = '{"name":"forged"}'::jsonb where id = ${unsealed!.id}`)).rejects.toThrow();
+    await expect(
+      db.execute(sql`update audit_entries set seq = 1, prev_hash = 'x', hash = 'y', action = 'forged' where id = ${unsealed!.id}`),
+    ).rejects.toThrow();
+
+    expect(await sealAuditChain()).toBeGreaterThanOrEqual(1);
+    const [sealed] = await db.select().from(auditEntries).where(eq(auditEntries.id, unsealed!.id));
+    expect(sealed).toMatchObject({ seq: 1, prevHash: GENESIS_HASH, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    await expect(db.execute(sql`update audit_entries set hash = ${"0".repeat(64)} where id = ${unsealed!.id}`)).rejects.toThrow();
+    expect(await sealAuditChain()).toBe(0);
+  });
+
+  it("keeps one linear chain when writers and sealers run at once", async () => {
+    const { workspace } = await newWorkspace();
+    const { key } = await newKey(workspace.id);
+    const writes = Promise.all(Array.from({ length: 30 }, (_, i) => api("/api/v1/agents", { key, body: { name: `busy-${i}` } })));
+    const seals = Promise.all(Array.from({ length: 10 }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, i * 20));
+      return sealAuditChain();
+    }));
+    await Promise.all([writes, seals]);
+    expect((await api("/api/v1/audit/verify", { key })).json).toMatchObject({ valid: true, entries_checked: 32 });
+  });
+});
+
 describe("GET /v1/audit/verify", () => {
   it("detects a row altered by a superuser who disabled the trigger, naming the first broken link", async () => {
     const { workspace } = await newWorkspace();
@@ -152,11 +184,12 @@ describe("GET /v1/audit/verify", () => {
     const { workspace } = await newWorkspace();
     const { key } = await newKey(workspace.id);
     for (const name of ["w1", "w2"]) await api("/api/v1/agents", { key, body: { name } });
+    await sealAuditChain();
     const db = await getDb();
     const rows = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id)).orderBy(auditEntries.seq);
     const victim = rows[1]!;
     const forged = { ...victim, summary: { prefix: "forged" } };
-    const forgedHash = entryHash(victim.prevHash, forged);
+    const forgedHash = entryHash(victim.prevHash!, forged);
     await db.transaction(async (tx) => {
       await tx.execute(sql`alter table audit_entries disable trigger user`);
       await tx.execute(sql`update audit_entries set summary = '{"prefix":"forged"}'::jsonb, hash = ${forgedHash} where id = ${victim.id}`);
@@ -183,6 +216,7 @@ describe("GET /v1/audit/verify", () => {
       Array.from({ length: 40 }, (_, i) => api("/api/v1/agents", { key, body: { name: `writer-${i}` }, headers: { "x-trace-id": `w-${i}` } })),
     );
     expect(results.map((r) => r.status)).toEqual(Array(40).fill(201));
+    await sealAuditChain();
     const db = await getDb();
     const rows = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id)).orderBy(auditEntries.seq);
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 42 }, (_, i) => i + 1));

@@ -6,7 +6,7 @@ import { canonicalJson } from "./canonical-json";
 export const GENESIS_HASH = "0".repeat(64);
 
 /** The fields an entry's hash covers: everything but the hashes, as the API shows them. */
-export function hashedFields(e: Omit<AuditEntryRow, "prevHash" | "hash">) {
+export function hashedFields(e: Omit<AuditEntryRow, "prevHash" | "hash" | "position" | "txid">) {
   return {
     id: e.id,
     workspace_id: e.workspaceId,
@@ -24,6 +24,6 @@ export function hashedFields(e: Omit<AuditEntryRow, "prevHash" | "hash">) {
 }
 
 /** hash = sha256(prev_hash || canonical JSON of the entry), hex (SPEC §8). */
-export function entryHash(prevHash: string, e: Omit<AuditEntryRow, "prevHash" | "hash">): string {
+export function entryHash(prevHash: string, e: Omit<AuditEntryRow, "prevHash" | "hash" | "position" | "txid">): string {
   return createHash("sha256").update(prevHash).update(canonicalJson(hashedFields(e))).digest("hex");
 }

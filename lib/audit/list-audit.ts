@@ -1,12 +1,14 @@
-import { and, asc, desc, eq, gt, gte, like, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, isNotNull, like, lt, type SQL } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
 import { auditEntries, type AuditEntryRow } from "../../db/schema";
 import { AppError } from "../errors";
 import { page, type Pagination } from "../api/pagination";
 import type { AuditFilters } from "./schemas";
+import { sealAuditChain } from "./seal-chain";
 
 function conditions(workspaceId: string, f: AuditFilters): SQL[] {
-  const where: SQL[] = [eq(auditEntries.workspaceId, workspaceId)];
+  // Only chained entries are listed: their seq and hash are final.
+  const where: SQL[] = [eq(auditEntries.workspaceId, workspaceId), isNotNull(auditEntries.hash)];
   if (f.resource_id) where.push(eq(auditEntries.resourceId, f.resource_id));
   if (f.resource_type) where.push(eq(auditEntries.resourceType, f.resource_type));
   if (f.agent_id) where.push(eq(auditEntries.agentId, f.agent_id));
@@ -19,8 +21,9 @@ function conditions(workspaceId: string, f: AuditFilters): SQL[] {
   return where;
 }
 
-/** Newest first, in chain order; `starting_after` names an entry id. */
+/** Newest first, in chain order; `starting_after` names an entry id. Seals what is pending first. */
 export async function listAudit(workspaceId: string, f: AuditFilters & Pagination) {
+  await sealAuditChain();
   const q = await queryable();
   const where = conditions(workspaceId, f);
   if (f.starting_after) {
@@ -33,7 +36,7 @@ export async function listAudit(workspaceId: string, f: AuditFilters & Paginatio
         errors: [{ field: "starting_after", message: "unknown audit entry id" }],
       });
     }
-    where.push(lt(auditEntries.seq, cursor.seq));
+    where.push(lt(auditEntries.seq, cursor.seq!));
   }
   const rows = await q.select().from(auditEntries).where(and(...where)).orderBy(desc(auditEntries.seq)).limit(f.limit + 1);
   return page(rows, f.limit);
@@ -41,6 +44,7 @@ export async function listAudit(workspaceId: string, f: AuditFilters & Paginatio
 
 /** Every matching entry, oldest first, fetched in batches as the consumer reads. */
 export async function* iterateAudit(workspaceId: string, f: AuditFilters, batch = 500): AsyncGenerator<AuditEntryRow> {
+  await sealAuditChain();
   const q = await queryable();
   let after = 0;
   for (;;) {
@@ -52,6 +56,6 @@ export async function* iterateAudit(workspaceId: string, f: AuditFilters, batch 
       .limit(batch);
     yield* rows;
     if (rows.length < batch) return;
-    after = rows.at(-1)!.seq;
+    after = rows.at(-1)!.seq!;
   }
 }

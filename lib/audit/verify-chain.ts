@@ -2,6 +2,7 @@ import { and, asc, eq, gt, lte } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
 import { auditEntries, auditHeads } from "../../db/schema";
 import { entryHash, GENESIS_HASH } from "./chain";
+import { sealAuditChain } from "./seal-chain";
 
 export type BrokenLink = {
   seq: number;
@@ -24,6 +25,7 @@ const BATCH = 1000;
  * check began (later appends are left for the next check), and names the first broken link.
  */
 export async function verifyChain(workspaceId: string): Promise<ChainVerification> {
+  await sealAuditChain();
   const q = await queryable();
   const [head] = await q.select().from(auditHeads).where(eq(auditHeads.workspaceId, workspaceId));
   const tip = head ?? { seq: 0, hash: GENESIS_HASH };
@@ -44,18 +46,18 @@ export async function verifyChain(workspaceId: string): Promise<ChainVerificatio
       .orderBy(asc(auditEntries.seq))
       .limit(BATCH);
     for (const row of rows) {
-      const { prevHash, hash, ...fields } = row;
+      const { prevHash, hash, position: _position, txid: _txid, ...fields } = row;
       const checked = expected - 1;
       if (row.seq !== expected) {
         return result(checked, { seq: expected, id: null, reason: "seq_gap", detail: `entry ${expected} is missing (next is ${row.seq})` });
       }
-      if (prevHash !== prev) {
+      if (prevHash !== prev || hash === null) {
         return result(checked, { seq: row.seq, id: row.id, reason: "prev_hash_mismatch", detail: "prev_hash does not match the previous entry's hash" });
       }
-      if (entryHash(prevHash, fields) !== hash) {
+      if (entryHash(prevHash!, fields) !== hash) {
         return result(checked, { seq: row.seq, id: row.id, reason: "hash_mismatch", detail: "the entry's content does not match its hash: it was altered" });
       }
-      prev = hash;
+      prev = hash!;
       expected++;
     }
     if (rows.length < BATCH) break;

@@ -29,8 +29,9 @@ describe("single-runner lock", () => {
     }
   });
 
-  it("registers the webhook, idempotency, hold and approval jobs", () => {
+  it("registers the audit, webhook, idempotency, hold and approval jobs", () => {
     expect(JOBS.map((j) => [j.name, j.intervalMs])).toEqual([
+      ["audit.seal", 1000],
       ["webhooks.fan-out", 1000],
       ["webhooks.deliver", 1000],
       ["webhooks.purge-history", 3_600_000],

@@ -4,6 +4,7 @@ import { purgeWebhookHistory } from "../webhooks/purge-webhook-history";
 import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
 import { expireHolds } from "../holds/expire-holds";
 import { expireApprovals } from "../approvals/approvals";
+import { sealAuditChain } from "../audit/seal-chain";
 
 /**
  * A background job: an idempotent function in lib/ (the database is the source of truth),
@@ -14,6 +15,8 @@ export type Job = { name: string; intervalMs: number; run: () => Promise<unknown
 
 /** Every background job. Other features add theirs here (and an Inngest function beside them). */
 export const JOBS: Job[] = [
+  // Chains appended audit entries in commit order (lib/audit/seal-chain.ts); reads seal first too.
+  { name: "audit.seal", intervalMs: 1_000, run: () => sealAuditChain() },
   { name: "webhooks.fan-out", intervalMs: 1_000, run: () => fanOutEvents() },
   { name: "webhooks.deliver", intervalMs: 1_000, run: () => deliverDueWebhooks() },
   { name: "webhooks.purge-history", intervalMs: 60 * 60 * 1_000, run: () => purgeWebhookHistory() },
