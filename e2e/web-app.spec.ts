@@ -277,4 +277,9 @@ test("an agent asks for approval over the API; the owner approves in the browser
   await page.getByRole("link", { name: "Show the week" }).click();
   await expect(page.getByTestId("timeline-event")).toHaveCount(1);
   await snap(page, "calendar-week");
+
+  // The agents page shows each agent's inboxes.
+  expect((await request.post("/api/v1/inboxes", { headers: auth, data: { username: "ops" } })).status()).toBe(201);
+  await page.goto("/agents");
+  await expect(page.getByTestId("inboxes-ops-agent")).toContainText("ops@agents.localhost");
 });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { queryable, transaction } from "../../db/transaction";
-import { auditEntries, members, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../db/schema";
+import { auditEntries, members, outboundMail, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../db/schema";
 import { resetEnvCache } from "../config/env";
 import { emitEvent, type EventType } from "../events/emit-event";
 import { newId } from "../ids";
@@ -158,6 +158,9 @@ describe("webhook delivery", () => {
     expect(audit[0]).toMatchObject({ actorType: "system", resourceId: endpoint.id });
     expect(warn.mock.calls.flat().join(" ")).toContain("owner@example.com");
     warn.mockRestore();
+    const mail = await q.select().from(outboundMail).where(eq(outboundMail.workspaceId, workspace.id));
+    expect(mail).toEqual([expect.objectContaining({ to: ["owner@example.com"], status: "captured", kind: "webhook_endpoint_disabled" })]);
+    expect(mail[0]!.text).toContain(endpoint.id);
 
     // A disabled endpoint gets no new deliveries.
     await emit(actor, "email.sent");

@@ -4,6 +4,8 @@ import { requireMember } from "@/lib/auth/current-member";
 import { hasRole } from "@/lib/members/roles";
 import { listAgents } from "@/lib/agents/list-agents";
 import { listKeys } from "@/lib/api-keys/list-keys";
+import { listInboxes } from "@/lib/mail/inboxes";
+import { memberActor } from "@/lib/members/memberships";
 import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Field, PageHeader, Time, inputClass, linkClass } from "../_components/ui";
 import { createAgentAction } from "./actions";
@@ -12,7 +14,11 @@ export const metadata: Metadata = { title: "Agents" };
 
 export default async function AgentsPage() {
   const { member, workspace } = await requireMember();
-  const [agents, keys] = await Promise.all([listAgents(workspace.id, { limit: 100 }), listKeys(workspace.id)]);
+  const [agents, keys, inboxes] = await Promise.all([
+    listAgents(workspace.id, { limit: 100 }),
+    listKeys(workspace.id),
+    listInboxes(memberActor(member), { limit: 100 }),
+  ]);
   const canManage = hasRole(member.role, "admin");
   return (
     <>
@@ -59,6 +65,14 @@ export default async function AgentsPage() {
                         ))}
                       </ul>
                     )}
+                    <p className="mt-1 text-slate-700" data-testid={`inboxes-${agent.name}`}>
+                      {inboxes.items.filter((i) => i.agentId === agent.id).length === 0
+                        ? "No inbox yet (POST /api/v1/inboxes)."
+                        : `Inbox: ${inboxes.items
+                            .filter((i) => i.agentId === agent.id)
+                            .map((i) => i.address)
+                            .join(", ")}`}
+                    </p>
                     {canManage ? (
                       <Link className={`${linkClass} mt-1 inline-block`} href={`/keys?agent=${agent.id}`}>
                         Create a key for {agent.name}
