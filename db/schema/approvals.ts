@@ -30,6 +30,8 @@ export const approvals = pgTable(
     /** Compact JWS (EdDSA) over the decision, set when resolved. */
     receipt: text("receipt"),
     escalatedAt: timestamp("escalated_at", { withTimezone: true, mode: "date" }),
+    /** When the owner and approvers were mailed about it (by a job, after the request committed). */
+    notifiedAt: timestamp("notified_at", { withTimezone: true, mode: "date" }),
     traceId: text("trace_id"),
     createdAt: createdAt(),
   },

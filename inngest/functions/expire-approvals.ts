@@ -1,8 +1,12 @@
 import { inngest } from "../client";
 import { expireApprovals } from "../../lib/approvals/approvals";
+import { notifyApprovers } from "../../lib/approvals/notify-approvers";
 
-/** Every minute: pending approvals past their expiry become expired, with a signed receipt. */
+/** Every minute: mail owners and approvers about new approvals; expire the overdue (with a signed receipt). */
 export const expireApprovalsFunction = inngest.createFunction(
   { id: "expire-approvals", triggers: [{ cron: "* * * * *" }], concurrency: 1 },
-  async ({ step }) => ({ expired: await step.run("expire", () => expireApprovals()) }),
+  async ({ step }) => ({
+    notified: await step.run("notify", () => notifyApprovers()),
+    expired: await step.run("expire", () => expireApprovals()),
+  }),
 );

@@ -11,6 +11,7 @@ const lib = vi.hoisted(() => ({
   expireHolds: vi.fn(async () => 7),
   expireApprovals: vi.fn(async () => 8),
   sealAuditChain: vi.fn(async () => 9),
+  notifyApprovers: vi.fn(async () => 2),
 }));
 vi.mock("../../lib/webhooks/fan-out", () => ({ fanOutEvents: lib.fanOutEvents }));
 vi.mock("../../lib/webhooks/deliver", () => ({ deliverDueWebhooks: lib.deliverDueWebhooks }));
@@ -19,6 +20,7 @@ vi.mock("../../lib/webhooks/purge-webhook-history", () => ({ purgeWebhookHistory
 vi.mock("../../lib/holds/expire-holds", () => ({ expireHolds: lib.expireHolds }));
 vi.mock("../../lib/approvals/approvals", () => ({ expireApprovals: lib.expireApprovals }));
 vi.mock("../../lib/audit/seal-chain", () => ({ sealAuditChain: lib.sealAuditChain }));
+vi.mock("../../lib/approvals/notify-approvers", () => ({ notifyApprovers: lib.notifyApprovers }));
 
 const { webhookFanOut } = await import("./webhook-fan-out");
 const { webhookDeliveries } = await import("./webhook-deliveries");
@@ -63,7 +65,7 @@ describe("Inngest functions", () => {
     expect(holds.result).toEqual({ expired: 7 * ROUNDS });
     expect(lib.expireHolds).toHaveBeenCalledTimes(ROUNDS);
     const approvals = await new InngestTestEngine({ function: expireApprovalsFunction }).execute();
-    expect(approvals.result).toEqual({ expired: 8 });
+    expect(approvals.result).toEqual({ notified: 2, expired: 8 });
   });
 
   it("seals the audit chain once per round", async () => {

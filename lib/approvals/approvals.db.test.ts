@@ -146,3 +146,25 @@ describe("approvals", () => {
     expect((await api("/api/v1/approvals", { key })).json.data).toEqual([]);
   });
 });
+
+describe("notifications", () => {
+  it("mail the owners and approvers once, after the request, with a link to the queue that cannot decide", async () => {
+    const { notifyApprovers } = await import("./notify-approvers");
+    const { outboundMail } = await import("../../db/schema");
+    const { workspace, key } = await setup();
+    await newMember(workspace.id, "owner", "boss@team.test");
+    await newMember(workspace.id, "approver", "checker@team.test");
+    await newMember(workspace.id, "viewer", "watcher@team.test");
+    const appr = (await request(key, { summary: "Refund order B-7", evidence: { order: "B-7" }, action_class: "refund", amount: 30, currency: "EUR" })).json;
+    await notifyApprovers();
+    expect(await notifyApprovers()).toBe(0); // once
+    const db = await getDb();
+    const mail = await db.select().from(outboundMail).where(eq(outboundMail.workspaceId, workspace.id));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]).toMatchObject({ kind: "approval_requested", status: "captured", subject: "Approval needed: Refund order B-7" });
+    expect([...mail[0]!.to].sort()).toEqual(["boss@team.test", "checker@team.test"]);
+    expect(mail[0]!.text).toContain("/approvals");
+    expect(mail[0]!.text).not.toContain(appr.id); // no link that names, let alone decides, the approval
+    expect(mail[0]!.text).not.toMatch(/approve\?|decide\?|token=/i);
+  });
+});

@@ -38,6 +38,7 @@ describe("single-runner lock", () => {
       ["idempotency.purge", 3_600_000],
       ["holds.expire", 1000],
       ["approvals.expire", 5000],
+      ["approvals.notify", 2000],
     ]);
   });
 });

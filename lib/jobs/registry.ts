@@ -4,6 +4,7 @@ import { purgeWebhookHistory } from "../webhooks/purge-webhook-history";
 import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
 import { expireHolds } from "../holds/expire-holds";
 import { expireApprovals } from "../approvals/approvals";
+import { notifyApprovers } from "../approvals/notify-approvers";
 import { sealAuditChain } from "../audit/seal-chain";
 
 /**
@@ -24,4 +25,5 @@ export const JOBS: Job[] = [
   // Liveness never waits for these (it is checked against the clock); they record expiry and tell the agent.
   { name: "holds.expire", intervalMs: 1_000, run: () => expireHolds() },
   { name: "approvals.expire", intervalMs: 5_000, run: () => expireApprovals() },
+  { name: "approvals.notify", intervalMs: 2_000, run: () => notifyApprovers() },
 ];

@@ -1,0 +1,1 @@
+ALTER TABLE "approvals" ADD COLUMN "notified_at" timestamp with time zone;

@@ -1,0 +1,62 @@
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { queryable, transaction } from "../../db/transaction";
+import { agents, approvals, members, type ApprovalRow } from "../../db/schema";
+import { env } from "../config/env";
+import { sendMail } from "../mail/send-mail";
+
+/** Who is told an approval waits: the owners and the approvers (SPEC §5). */
+const NOTIFIED_ROLES = ["owner", "approver"] as const;
+
+/**
+ * Mails the owners and approvers of each new approval, once, after the request committed
+ * (a job, so a rolled-back request never mails). The mail links to the queue, where a
+ * signed-in member decides; no link in a mail can decide. Returns how many were notified.
+ */
+export async function notifyApprovers(batch = 50): Promise<number> {
+  const q = await queryable();
+  const due = await q.select().from(approvals).where(isNull(approvals.notifiedAt)).orderBy(asc(approvals.createdAt)).limit(batch);
+  let n = 0;
+  for (const approval of due) {
+    const claimed = await transaction(async (tx) => {
+      const [row] = await tx
+        .update(approvals)
+        .set({ notifiedAt: new Date() })
+        .where(and(eq(approvals.id, approval.id), isNull(approvals.notifiedAt)))
+        .returning();
+      return row;
+    });
+    if (!claimed) continue; // another runner took it
+    await mailAbout(claimed);
+    n++;
+  }
+  return n;
+}
+
+async function mailAbout(a: ApprovalRow): Promise<void> {
+  const q = await queryable();
+  const people = await q
+    .select({ email: members.email })
+    .from(members)
+    .where(and(eq(members.workspaceId, a.workspaceId), inArray(members.role, [...NOTIFIED_ROLES])));
+  if (!people.length) return;
+  const [agent] = a.agentId ? await q.select({ name: agents.name }).from(agents).where(eq(agents.id, a.agentId)) : [];
+  const origin = env().AUTH_URL ? new URL(env().AUTH_URL!).origin : "http://localhost:3000";
+  await sendMail({
+    workspaceId: a.workspaceId,
+    to: [...new Set(people.map((p) => p.email))],
+    kind: "approval_requested",
+    subject: `Approval needed: ${a.summary}`,
+    text: [
+      `${agent?.name ?? "An agent"} asks for approval:`,
+      "",
+      `  ${a.summary}`,
+      a.actionClass ? `  Action: ${a.actionClass}${a.amount !== null ? ` (${a.amount} ${a.currency ?? ""})` : ""}` : null,
+      `  Expires: ${a.expiresAt.toISOString()}`,
+      "",
+      `Review the evidence and decide, signed in, in the approval queue: ${origin}/approvals`,
+      "This mail cannot approve or deny anything; only a signed-in member can.",
+    ]
+      .filter((l) => l !== null)
+      .join("\n"),
+  });
+}
