@@ -216,6 +216,16 @@ test("an agent asks for approval over the API; the owner approves in the browser
   const key = (await page.getByTestId("new-api-key").textContent())!.trim();
   const auth = { authorization: `Bearer ${key}` };
 
+  // An admin's rule makes deploys need approval; the agent can ask before acting.
+  await page.goto("/approvals/policies");
+  await page.getByLabel("Name").fill("Deploys");
+  await page.getByLabel("Action class").fill("deploy");
+  await page.getByRole("button", { name: "Add rule" }).click();
+  await expect(page.getByTestId("policy-Deploys")).toContainText("deploy");
+  await snap(page, "approval-policies");
+  const check = await (await request.post("/api/v1/approvals/check", { headers: auth, data: { action_class: "deploy" } })).json();
+  expect(check).toMatchObject({ required: true, policy: { name: "Deploys", required_approvals: 1 } });
+
   const evidence = { change: "scale staging to 12 nodes", note: "<img src=x onerror=alert(1)><script>alert(2)</script>" };
   const created = await request.post("/api/v1/approvals", { headers: auth, data: { summary: "Scale the staging cluster", evidence, action_class: "deploy" } });
   expect(created.status()).toBe(201);

@@ -27,9 +27,14 @@ export default async function ApprovalsPage() {
         title="Approvals"
         description="Actions your agents want to take, waiting for a signed-in human. Oldest waits first."
       >
-        <Link href="/approvals/history" className={linkClass}>
-          History
-        </Link>
+        <nav aria-label="Approvals" className="flex gap-4">
+          <Link href="/approvals/history" className={linkClass}>
+            History
+          </Link>
+          <Link href="/approvals/policies" className={linkClass}>
+            Policies
+          </Link>
+        </nav>
       </PageHeader>
       {!canDecide ? (
         <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">Your role ({member.role}) can read approvals but not decide them.</p>

@@ -1,0 +1,86 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireMember } from "@/lib/auth/current-member";
+import { hasRole } from "@/lib/members/roles";
+import { listPolicies } from "@/lib/approvals/policies";
+import { listAgents } from "@/lib/agents/list-agents";
+import { ActionForm } from "../../_components/action-form";
+import { Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, linkClass } from "../../_components/ui";
+import { createPolicyAction, deletePolicyAction } from "./actions";
+
+export const metadata: Metadata = { title: "Approval policies" };
+
+export default async function PoliciesPage() {
+  const { member, workspace } = await requireMember();
+  const [policies, agents] = await Promise.all([listPolicies(workspace.id), listAgents(workspace.id, { limit: 100 })]);
+  const agentName = new Map(agents.items.map((a) => [a.id, a.name]));
+  const canManage = hasRole(member.role, "admin");
+  return (
+    <>
+      <PageHeader
+        title="Approval policies"
+        description="Which actions need a human: agents ask POST /api/v1/approvals/check, and a matching rule sets the minimum quorum and the expiry of their requests."
+      >
+        <Link href="/approvals" className={linkClass}>
+          Queue
+        </Link>
+      </PageHeader>
+      {canManage ? (
+        <Card title="Add a rule" id="add-policy">
+          <ActionForm action={createPolicyAction} submit="Add rule" className="grid gap-4 sm:grid-cols-3 sm:items-end">
+            <Field label="Name" name="name">
+              <input id="name" name="name" required maxLength={100} className={inputClass} placeholder="Large refunds" />
+            </Field>
+            <Field label="Action class" name="action_class">
+              <input id="action_class" name="action_class" required maxLength={64} className={inputClass} placeholder="refund" />
+            </Field>
+            <Field label="Agent" name="agent_id">
+              <select id="agent_id" name="agent_id" className={inputClass} defaultValue="">
+                <option value="">Any agent</option>
+                {agents.items.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="From amount (empty: always)" name="min_amount">
+              <input id="min_amount" name="min_amount" type="number" min="0" step="0.01" className={inputClass} />
+            </Field>
+            <Field label="Approvals required" name="required_approvals">
+              <input id="required_approvals" name="required_approvals" type="number" min="1" max="10" defaultValue="1" required className={inputClass} />
+            </Field>
+            <Field label="Expires after (hours)" name="expires_in_hours">
+              <input id="expires_in_hours" name="expires_in_hours" type="number" min="0.02" max="720" step="any" defaultValue="24" required className={inputClass} />
+            </Field>
+          </ActionForm>
+        </Card>
+      ) : null}
+      <Card title="Rules" id="rules">
+        {policies.length === 0 ? (
+          <Empty>No rules: no action needs approval unless an agent asks for one.</Empty>
+        ) : (
+          <Table caption="Approval rules" head={["Name", "Action", "Agent", "From amount", "Quorum", "Expiry", ""]}>
+            {policies.map((p) => (
+              <tr key={p.id} className="align-top" data-testid={`policy-${p.name}`}>
+                <td className="py-2 pr-4">{p.name}</td>
+                <td className="py-2 pr-4 font-mono text-xs">{p.actionClass}</td>
+                <td className="py-2 pr-4">{p.agentId ? (agentName.get(p.agentId) ?? p.agentId) : "any"}</td>
+                <td className="py-2 pr-4">{p.minAmount ?? "always"}</td>
+                <td className="py-2 pr-4">{p.requiredApprovals}</td>
+                <td className="py-2 pr-4">{Math.round((p.expiresInSeconds / 3600) * 10) / 10} h</td>
+                <td className="py-2">
+                  {canManage ? (
+                    <ActionForm action={deletePolicyAction} submit={`Delete rule ${p.name}`} submitClassName={dangerButtonClass}>
+                      <input type="hidden" name="policy_id" value={p.id} />
+                    </ActionForm>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Card>
+    </>
+  );
+}
