@@ -10,7 +10,7 @@ import { createCalendar } from "../lib/calendars/calendars";
 import { placeHold } from "../lib/holds/place-hold";
 import { commitHold } from "../lib/holds/commit-hold";
 import { releaseHold } from "../lib/holds/release-hold";
-import { naivePlaceHold } from "../lib/holds/naive-place-hold";
+import { naivePlaceHold } from "./naive-place-hold";
 import { AppError } from "../lib/errors";
 import type { Actor } from "../lib/actor";
 

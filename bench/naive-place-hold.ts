@@ -1,13 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "../../db/client";
-import { holds } from "../../db/schema";
-import { newId } from "../ids";
-import { isLive, overlaps } from "./live";
+import { getDb } from "../db/client";
+import { holds } from "../db/schema";
+import { newId } from "../lib/ids";
+import { isLive, overlaps } from "../lib/holds/live";
 
 /**
  * THE WRONG WAY, kept only as the benchmark's baseline: check for overlaps, then insert,
  * with no lock between. Under concurrency two agents both see the slot free and both book
- * it. `npm run bench:holds` counts the double bookings this makes. Never used by the API.
+ * it. `npm run bench:holds` counts the double bookings this makes. Kept out of lib/ so nothing but this benchmark can call it.
  */
 export async function naivePlaceHold(workspaceId: string, calendarId: string, start: Date, end: Date, priority: number): Promise<boolean> {
   const db = await getDb();
