@@ -51,6 +51,16 @@ export const messages = pgTable(
     automated: boolean("automated").notNull(),
     automatedReasons: text("automated_reasons").array().notNull().default([]),
     sizeBytes: integer("size_bytes").notNull(),
+    /** Outbound only: the HTML as the agent wrote it, sent as is (html_sanitized is what is shown). */
+    htmlBody: text("html_body"),
+    /** Outbound only: the provider's id (Resend's email id), matched by its delivery webhooks. */
+    providerId: text("provider_id"),
+    /** Outbound only: delivery attempts, the next one (also a lease while one runs), and the last failure or bounce. */
+    sendAttempts: integer("send_attempts").notNull().default(0),
+    nextSendAt: timestamp("next_send_at", { withTimezone: true, mode: "date" }),
+    lastError: text("last_error"),
+    /** The trace of the request that sent it, so the delivery job's audit entries join the same trace. */
+    traceId: text("trace_id"),
     search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('simple', coalesce(subject, '') || ' ' || coalesce(text, ''))`),
     createdAt: createdAt(),
   },
@@ -59,6 +69,8 @@ export const messages = pgTable(
     index("messages_inbox_idx").on(t.inboxId, t.id),
     index("messages_thread_idx").on(t.threadId, t.id),
     index("messages_search_idx").using("gin", t.search),
+    index("messages_provider_idx").on(t.providerId),
+    index("messages_send_queue_idx").on(t.nextSendAt).where(sql`status = 'queued'`),
   ],
 );
 
