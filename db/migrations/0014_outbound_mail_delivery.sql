@@ -1,4 +1,5 @@
 ALTER TABLE "messages" ADD COLUMN "html_body" text;--> statement-breakpoint
+ALTER TABLE "messages" ADD COLUMN "custom_headers" jsonb;--> statement-breakpoint
 ALTER TABLE "messages" ADD COLUMN "provider_id" text;--> statement-breakpoint
 ALTER TABLE "messages" ADD COLUMN "send_attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "messages" ADD COLUMN "next_send_at" timestamp with time zone;--> statement-breakpoint

@@ -53,6 +53,8 @@ export const messages = pgTable(
     sizeBytes: integer("size_bytes").notNull(),
     /** Outbound only: the HTML as the agent wrote it, sent as is (html_sanitized is what is shown). */
     htmlBody: text("html_body"),
+    /** Outbound only: the custom headers the agent added (In-Reply-To, References and Message-ID come from their columns). */
+    customHeaders: jsonb("custom_headers").$type<Record<string, string>>(),
     /** Outbound only: the provider's id (Resend's email id), matched by its delivery webhooks. */
     providerId: text("provider_id"),
     /** Outbound only: delivery attempts, the next one (also a lease while one runs), and the last failure or bounce. */

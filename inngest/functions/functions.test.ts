@@ -12,6 +12,7 @@ const lib = vi.hoisted(() => ({
   expireApprovals: vi.fn(async () => 8),
   sealAuditChain: vi.fn(async () => 9),
   notifyApprovers: vi.fn(async () => 2),
+  deliverOutboundMail: vi.fn(async () => ({ sent: 2, retried: 1, failed: 0 })),
 }));
 vi.mock("../../lib/webhooks/fan-out", () => ({ fanOutEvents: lib.fanOutEvents }));
 vi.mock("../../lib/webhooks/deliver", () => ({ deliverDueWebhooks: lib.deliverDueWebhooks }));
@@ -21,6 +22,7 @@ vi.mock("../../lib/holds/expire-holds", () => ({ expireHolds: lib.expireHolds })
 vi.mock("../../lib/approvals/approvals", () => ({ expireApprovals: lib.expireApprovals }));
 vi.mock("../../lib/audit/seal-chain", () => ({ sealAuditChain: lib.sealAuditChain }));
 vi.mock("../../lib/approvals/notify-approvers", () => ({ notifyApprovers: lib.notifyApprovers }));
+vi.mock("../../lib/mail/outbound/deliver-outbound", () => ({ deliverOutboundMail: lib.deliverOutboundMail }));
 
 const { webhookFanOut } = await import("./webhook-fan-out");
 const { webhookDeliveries } = await import("./webhook-deliveries");
@@ -29,6 +31,7 @@ const { purgeWebhookHistoryFn } = await import("./purge-webhook-history");
 const { expireHoldsFunction } = await import("./expire-holds");
 const { expireApprovalsFunction } = await import("./expire-approvals");
 const { sealAuditChainFunction } = await import("./seal-audit-chain");
+const { deliverOutboundMailFunction } = await import("./deliver-outbound-mail");
 const { functions } = await import("./index");
 const { ROUNDS } = await import("./rounds");
 
@@ -73,6 +76,12 @@ describe("Inngest functions", () => {
     expect(result).toEqual({ sealed: 9 * ROUNDS });
   });
 
+  it("delivers queued agent mail once per round, adding up the rounds", async () => {
+    const { result } = await new InngestTestEngine({ function: deliverOutboundMailFunction }).execute({ steps: sleeps });
+    expect(result).toEqual({ sent: 2 * ROUNDS, retried: ROUNDS, failed: 0 });
+    expect(lib.deliverOutboundMail).toHaveBeenCalledTimes(ROUNDS);
+  });
+
   it("purges old webhook history", async () => {
     const { result } = await new InngestTestEngine({ function: purgeWebhookHistoryFn }).execute();
     expect(result).toEqual({ deliveries: 5, events: 6 });
@@ -87,6 +96,7 @@ describe("Inngest functions", () => {
       "purge-idempotency-keys",
       "expire-holds",
       "expire-approvals",
+      "deliver-outbound-mail",
     ]);
     for (const f of functions) expect(f.opts.triggers).toEqual([{ cron: expect.any(String) }]);
   });

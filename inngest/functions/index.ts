@@ -5,6 +5,7 @@ import { purgeWebhookHistoryFn } from "./purge-webhook-history";
 import { expireHoldsFunction } from "./expire-holds";
 import { expireApprovalsFunction } from "./expire-approvals";
 import { sealAuditChainFunction } from "./seal-audit-chain";
+import { deliverOutboundMailFunction } from "./deliver-outbound-mail";
 
 /** Every Inngest function, served at /api/inngest. Keep in step with lib/jobs/registry.ts. */
-export const functions = [sealAuditChainFunction, webhookFanOut, webhookDeliveries, purgeWebhookHistoryFn, purgeIdempotencyKeys, expireHoldsFunction, expireApprovalsFunction];
+export const functions = [sealAuditChainFunction, webhookFanOut, webhookDeliveries, purgeWebhookHistoryFn, purgeIdempotencyKeys, expireHoldsFunction, expireApprovalsFunction, deliverOutboundMailFunction];

@@ -51,6 +51,10 @@ const envSchema = z.object({
   /** Set: mail is sent through Resend. Unset: mail is captured in the database and shown in the web app. */
   RESEND_API_KEY: z.string().trim().min(1).optional(),
   MAIL_FROM: z.string().trim().min(3).default("AgentDraft <agentdraft@localhost>"),
+  /** Resend's API address; set only to point the client at another server (a local fake in tests). */
+  RESEND_BASE_URL: z.url().optional(),
+  /** The signing secret (`whsec_...`) of the Resend webhook that posts to /api/inbound/resend. */
+  RESEND_WEBHOOK_SECRET: z.string().trim().startsWith("whsec_", "Resend's webhook signing secret starts with whsec_").optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

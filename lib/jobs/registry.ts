@@ -6,6 +6,7 @@ import { expireHolds } from "../holds/expire-holds";
 import { expireApprovals } from "../approvals/approvals";
 import { notifyApprovers } from "../approvals/notify-approvers";
 import { sealAuditChain } from "../audit/seal-chain";
+import { deliverOutboundMail } from "../mail/outbound/deliver-outbound";
 
 /**
  * A background job: an idempotent function in lib/ (the database is the source of truth),
@@ -26,4 +27,6 @@ export const JOBS: Job[] = [
   { name: "holds.expire", intervalMs: 1_000, run: () => expireHolds() },
   { name: "approvals.expire", intervalMs: 5_000, run: () => expireApprovals() },
   { name: "approvals.notify", intervalMs: 2_000, run: () => notifyApprovers() },
+  // Queued agent mail to Resend (only when RESEND_API_KEY is set; otherwise mail is captured at once).
+  { name: "mail.deliver", intervalMs: 1_000, run: () => deliverOutboundMail() },
 ];

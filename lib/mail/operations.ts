@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "../api/operation";
 import { listOf } from "../api/common-schemas";
 import { paginationQuery } from "../api/pagination";
-import { createInboxInput, inboxSchema, listMessagesQuery, messageSchema, threadSchema, threadWithMessagesSchema, updateInboxInput } from "./schemas";
+import { createInboxInput, inboxSchema, listMessagesQuery, messageSchema, replyInput, sendMessageInput, threadSchema, threadWithMessagesSchema, updateInboxInput } from "./schemas";
 
 const tag = "Mail";
 const scope = "mail" as const;
@@ -104,4 +104,31 @@ export const getAttachmentOp = defineOperation({
   tag,
   scope,
   responses: { 200: { description: "The attachment's bytes", schema: z.string().meta({ format: "binary" }), contentType: "application/octet-stream" } },
+});
+
+const sendDescription =
+  "With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe.";
+
+export const sendMessageOp = defineOperation({
+  method: "POST",
+  path: "/v1/inboxes/{id}/messages",
+  operationId: "sendMessage",
+  summary: "Send a new message from an inbox",
+  description: sendDescription,
+  tag,
+  scope,
+  body: sendMessageInput,
+  responses: { 201: { description: "The message, in the same shape as received mail", schema: messageSchema } },
+});
+
+export const replyToMessageOp = defineOperation({
+  method: "POST",
+  path: "/v1/messages/{id}/reply",
+  operationId: "replyToMessage",
+  summary: "Reply in the message's thread (In-Reply-To and the References chain set)",
+  description: `Replies to the sender (their Reply-To when given), or with \`reply_all\` to everyone on the message. Replying to automated mail is refused unless \`allow_automated\` is true. ${sendDescription}`,
+  tag,
+  scope,
+  body: replyInput,
+  responses: { 201: { description: "The reply, in the same shape as received mail", schema: messageSchema } },
 });

@@ -1,12 +1,41 @@
-import { Resend } from "resend";
+import type { Resend } from "resend";
+import { resendClient } from "./resend-client";
 import type { MailTransport } from "./send-mail";
 
-/** Sends through Resend's API. A refused message throws, so the caller sees the failure. */
-export function resendTransport(apiKey: string): MailTransport {
-  const resend = new Resend(apiKey);
-  return async ({ from, to, subject, text, html, replyTo }) => {
-    const { data, error } = await resend.emails.send({ from, to, subject, text, ...(html ? { html } : {}), ...(replyTo ? { replyTo } : {}) });
-    if (error || !data) throw new Error(`Resend refused the message: ${error?.message ?? "no id returned"}`);
+/** A provider refused or failed a message. `permanent`: retrying the same message cannot succeed. */
+export class TransportError extends Error {
+  override name = "TransportError";
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Sends through Resend's API. A refusal throws a TransportError: a 4xx other than 429 is
+ * permanent (the message itself is wrong), anything else may pass on a retry. The
+ * idempotency key makes a retry after a lost response send nothing twice.
+ */
+export function resendTransport(client: Resend | string): MailTransport {
+  const resend = typeof client === "string" ? resendClient(client)! : client;
+  return async ({ from, to, cc, subject, text, html, replyTo, headers, idempotencyKey }) => {
+    let result: Awaited<ReturnType<Resend["emails"]["send"]>>;
+    try {
+      result = await resend.emails.send(
+        { from, to, subject, text, ...(cc?.length ? { cc } : {}), ...(html ? { html } : {}), ...(replyTo ? { replyTo } : {}), ...(headers ? { headers } : {}) },
+        idempotencyKey ? { idempotencyKey } : undefined,
+      );
+    } catch (err) {
+      throw new TransportError(`Resend could not be reached: ${(err as Error).message}`, false);
+    }
+    const { data, error } = result;
+    if (error || !data) {
+      const status = error?.statusCode ?? null;
+      const permanent = status !== null && status >= 400 && status < 500 && status !== 429;
+      throw new TransportError(`Resend refused the message${status ? ` (${status})` : ""}: ${error?.message ?? "no id returned"}`, permanent);
+    }
     return { providerId: data.id };
   };
 }

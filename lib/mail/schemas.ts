@@ -59,7 +59,9 @@ export const messageSchema = z
     inbox_id: z.string(),
     thread_id: z.string(),
     direction: z.enum(["inbound", "outbound"]),
-    status: z.string(),
+    status: z
+      .enum(["received", "captured", "queued", "sent", "delivered", "bounced", "failed"])
+      .describe("inbound: received. outbound: captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered, bounced or failed"),
     message_id: z.string().describe("the RFC 5322 Message-ID"),
     in_reply_to: z.string().nullable(),
     references: z.array(z.string()),
@@ -88,6 +90,10 @@ export const messageSchema = z
     automated: z.boolean().describe("machine-sent (auto-reply, bulk, list, bounce): do not reply"),
     automated_reasons: z.array(z.string()),
     size_bytes: z.number().int(),
+    delivery: z
+      .object({ attempts: z.number().int(), next_attempt_at: z.iso.datetime().nullable(), last_error: z.string().nullable(), provider_id: z.string().nullable() })
+      .nullable()
+      .describe("outbound only: delivery attempts, the next one while queued, the last failure or bounce"),
     created_at: z.iso.datetime(),
     content_notice: z.string().optional(),
   })
@@ -106,3 +112,33 @@ export const threadSchema = z
   .meta({ id: "Thread" });
 
 export const threadWithMessagesSchema = threadSchema.extend({ messages: z.array(messageSchema) }).meta({ id: "ThreadWithMessages" });
+
+const recipient = z.email().max(320).transform((v) => v.toLowerCase());
+const customHeaders = z
+  .record(z.string(), z.string())
+  .optional()
+  .describe("extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused");
+const text = z.string().min(1).max(500_000).describe("the plain-text body");
+const html = z.string().max(2_000_000).optional().describe("an HTML body, sent as written; stored and shown sanitised");
+
+export const sendMessageInput = z
+  .object({
+    to: z.array(recipient).min(1).max(50),
+    cc: z.array(recipient).max(50).default([]),
+    subject: z.string().trim().min(1).max(900).refine((v) => !/[\r\n\0]/.test(v), "the subject cannot contain line breaks"),
+    text,
+    html,
+    headers: customHeaders,
+  })
+  .refine((v) => v.to.length + v.cc.length <= 50, { message: "at most 50 recipients in to and cc together", path: ["cc"] });
+
+export const replyInput = z.object({
+  text,
+  html,
+  reply_all: z.boolean().default(false).describe("also reply to the parent's other To and Cc recipients"),
+  headers: customHeaders,
+  allow_automated: z
+    .boolean()
+    .default(false)
+    .describe("replying to automated mail (auto-replies, bounces, lists) risks a mail loop and is refused unless this is true"),
+});

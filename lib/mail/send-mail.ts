@@ -2,6 +2,7 @@ import { z } from "zod";
 import { transaction } from "../../db/transaction";
 import { outboundMail, type OutboundMailRow } from "../../db/schema";
 import { env } from "../config/env";
+import { resendClient } from "./resend-client";
 import { newId } from "../ids";
 import { resendTransport } from "./resend-transport";
 
@@ -22,12 +23,23 @@ export type OutgoingMail = z.input<typeof outgoingMail>;
 export type SentMail = { id: string; status: OutboundMailRow["status"] };
 
 /** Delivers a message to a provider; returns the provider's id. */
-export type MailTransport = (mail: { from: string; to: string[]; subject: string; text: string; html?: string; replyTo?: string }) => Promise<{ providerId: string }>;
+export type MailTransport = (mail: {
+  from: string;
+  to: string[];
+  cc?: string[];
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+  headers?: Record<string, string>;
+  /** The provider sends at most once per key (Resend keeps keys for 24 hours). */
+  idempotencyKey?: string;
+}) => Promise<{ providerId: string }>;
 
 /** Resend when RESEND_API_KEY is set; otherwise null, and mail is captured. */
 export function configuredTransport(): MailTransport | null {
-  const key = env().RESEND_API_KEY;
-  return key ? resendTransport(key) : null;
+  const client = resendClient();
+  return client ? resendTransport(client) : null;
 }
 
 /**

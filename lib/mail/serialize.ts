@@ -50,6 +50,10 @@ export function serializeMessage(m: MessageRow, atts: Parameters<typeof serializ
     automated: m.automated,
     automated_reasons: m.automatedReasons,
     size_bytes: m.sizeBytes,
+    delivery:
+      m.direction === "outbound"
+        ? { attempts: m.sendAttempts, next_attempt_at: m.status === "queued" ? (m.nextSendAt?.toISOString() ?? null) : null, last_error: m.lastError, provider_id: m.providerId }
+        : null,
     created_at: m.createdAt.toISOString(),
     ...(m.direction === "inbound" ? { content_notice: EXTERNAL_CONTENT_NOTICE } : {}),
   };
@@ -64,3 +68,14 @@ export const serializeThread = (t: ThreadRow) => ({
   last_message_at: t.lastMessageAt.toISOString(),
   created_at: t.createdAt.toISOString(),
 });
+
+/** Webhook payloads above this size carry `truncated: true` and no body text; read the message from the API. */
+const EVENT_PAYLOAD_CAP = 64 * 1024;
+
+/** The payload of email.received / email.sent / email.bounced: the message, without its bodies when too large. */
+export function messageEventPayload(message: MessageRow, atts: Parameters<typeof serializeMessage>[1] = []) {
+  const full = { message: serializeMessage(message, atts), truncated: false };
+  if (Buffer.byteLength(JSON.stringify(full)) <= EVENT_PAYLOAD_CAP) return full;
+  const { text: _t, markdown: _m, html_sanitized: _h, text_reply, ...rest } = full.message;
+  return { message: { ...rest, text_reply: text_reply.slice(0, 4000) }, truncated: true };
+}

@@ -28,6 +28,8 @@ import {
   listInboxesOp,
   listMessagesOp,
   listThreadsOp,
+  replyToMessageOp,
+  sendMessageOp,
   updateInboxOp,
 } from "../../mail/operations";
 import { cancelApprovalOp, checkApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
@@ -69,8 +71,10 @@ export const OPERATIONS: Operation[] = [
   getInboxOp,
   updateInboxOp,
   listMessagesOp,
+  sendMessageOp,
   listThreadsOp,
   getMessageOp,
+  replyToMessageOp,
   getThreadOp,
   getAttachmentOp,
   createApprovalOp,

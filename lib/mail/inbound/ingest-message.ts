@@ -1,23 +1,21 @@
-import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { queryable, transaction } from "../../../db/transaction";
-import { attachments, inboxes, messages, messageSources, threads, type InboxRow, type MessageRow } from "../../../db/schema";
+import { inboxes, messages, messageSources, type InboxRow } from "../../../db/schema";
 import { AppError } from "../../errors";
 import { env } from "../../config/env";
 import { newId } from "../../ids";
 import type { Actor } from "../../actor";
 import { appendAudit } from "../../audit/append-audit";
 import { emitEvent } from "../../events/emit-event";
-import { serializeMessage } from "../serialize";
+import { messageEventPayload } from "../serialize";
+import { parsedColumns, storeAttachments } from "../store-message";
+import { lockInbox, resolveThread } from "../threading";
 import { parseMessage, type ParsedMessage } from "./parse-message";
-import { participantsKey, subjectKey } from "./thread-keys";
 import { senderRefused } from "./sender-rules";
 
 export type IngestSource = "raw" | "smtp" | "resend";
 export type Delivery = { inbox_id: string; address: string; message_id: string | null; thread_id: string | null; duplicate: boolean; refused: string | null };
 
-/** Webhook payloads above this size carry `truncated: true` and no body text; read the message from the API. */
-const EVENT_PAYLOAD_CAP = 64 * 1024;
-const SUBJECT_FALLBACK_DAYS = 30;
 
 const systemActor = (workspaceId: string, source: IngestSource): Actor => ({ type: "system", workspaceId, job: `inbound-${source}` });
 
@@ -35,55 +33,6 @@ async function headerRecipients(raw: Buffer): Promise<string[]> {
   return (await parseMessage(Buffer.concat([head, Buffer.from("\r\n\r\n")])).catch(() => null))?.recipients ?? [];
 }
 
-async function resolveThread(tx: Parameters<Parameters<typeof transaction>[0]>[0], inbox: InboxRow, m: ParsedMessage, at: Date): Promise<string> {
-  const refs = [...(m.inReplyTo ? [m.inReplyTo] : []), ...m.references];
-  const subject = subjectKey(m.subject);
-  const people = participantsKey([m.from.email, ...m.to.map((a) => a.email), ...m.cc.map((a) => a.email)], inbox.address);
-  let threadId: string | undefined;
-  if (refs.length) {
-    const [parent] = await tx
-      .select({ threadId: messages.threadId })
-      .from(messages)
-      .where(and(eq(messages.inboxId, inbox.id), inArray(messages.messageId, refs)))
-      .orderBy(desc(messages.createdAt))
-      .limit(1);
-    threadId = parent?.threadId;
-  } else if (subject) {
-    // Only when the headers that thread mail are missing: same subject, same people, recently.
-    const [match] = await tx
-      .select({ id: threads.id })
-      .from(threads)
-      .where(
-        and(
-          eq(threads.inboxId, inbox.id),
-          eq(threads.subjectKey, subject),
-          eq(threads.participantsKey, people),
-          gt(threads.lastMessageAt, sql`now() - make_interval(days => ${SUBJECT_FALLBACK_DAYS})`),
-        ),
-      )
-      .orderBy(desc(threads.lastMessageAt))
-      .limit(1);
-    threadId = match?.id;
-  }
-  if (threadId) {
-    await tx.update(threads).set({ messageCount: sql`${threads.messageCount} + 1`, lastMessageAt: at }).where(eq(threads.id, threadId));
-    return threadId;
-  }
-  const [created] = await tx
-    .insert(threads)
-    .values({ id: newId("thread"), workspaceId: inbox.workspaceId, inboxId: inbox.id, subject: m.subject, subjectKey: subject, participantsKey: people, messageCount: 1, lastMessageAt: at })
-    .returning({ id: threads.id });
-  return created!.id;
-}
-
-/** The email.received payload: the message without its bodies when it would be too large. */
-function eventPayload(message: MessageRow, atts: Parameters<typeof serializeMessage>[1]) {
-  const full = { message: serializeMessage(message, atts), truncated: false };
-  if (Buffer.byteLength(JSON.stringify(full)) <= EVENT_PAYLOAD_CAP) return full;
-  const { text: _t, markdown: _m, html_sanitized: _h, text_reply, ...rest } = full.message;
-  return { message: { ...rest, text_reply: text_reply.slice(0, 4000) }, truncated: true };
-}
-
 async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, source: IngestSource): Promise<Delivery> {
   const base = { inbox_id: inbox.id, address: inbox.address };
   const actor = systemActor(inbox.workspaceId, source);
@@ -98,7 +47,7 @@ async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, sou
   }
   return transaction(async (tx) => {
     // One ingestion at a time per inbox: duplicates and thread creation cannot race.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`inbox:${inbox.id}`}))`);
+    await lockInbox(tx, inbox.id);
     const [existing] = await tx
       .select({ id: messages.id, threadId: messages.threadId })
       .from(messages)
@@ -116,34 +65,13 @@ async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, sou
         threadId,
         direction: "inbound",
         status: "received",
-        messageId: m.messageId,
-        inReplyTo: m.inReplyTo,
-        references: m.references,
-        from: m.from,
-        to: m.to,
-        cc: m.cc,
-        subject: m.subject,
-        date: m.date,
-        text: m.text,
-        textReply: m.textReply,
-        markdown: m.markdown,
-        htmlSanitized: m.htmlSanitized,
-        headersOfNote: m.headersOfNote,
-        security: m.security,
-        automated: m.automated,
-        automatedReasons: m.automatedReasons,
-        sizeBytes: m.sizeBytes,
+        ...parsedColumns(m),
         createdAt: at,
       })
       .returning();
     await tx.insert(messageSources).values({ messageId: message!.id, sha256: m.sha256, raw });
-    const stored = m.attachments.length
-      ? await tx
-          .insert(attachments)
-          .values(m.attachments.map((a) => ({ id: newId("attachment"), workspaceId: inbox.workspaceId, messageId: message!.id, ...a })))
-          .returning({ id: attachments.id, filename: attachments.filename, contentType: attachments.contentType, contentId: attachments.contentId, size: attachments.size, sha256: attachments.sha256 })
-      : [];
-    await emitEvent(tx, actor, { type: "email.received", agentId: inbox.agentId, data: eventPayload(message!, stored) });
+    const stored = await storeAttachments(tx, message!, m);
+    await emitEvent(tx, actor, { type: "email.received", agentId: inbox.agentId, data: messageEventPayload(message!, stored) });
     await appendAudit(tx, [
       {
         actor,

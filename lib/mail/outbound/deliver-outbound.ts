@@ -1,0 +1,99 @@
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { transaction } from "../../../db/transaction";
+import { inboxes, messages, type MessageRow } from "../../../db/schema";
+import type { Actor } from "../../actor";
+import { appendAudit } from "../../audit/append-audit";
+import { emitEvent } from "../../events/emit-event";
+import { retryDelayMs } from "../../webhooks/retry-schedule";
+import { configuredTransport, type MailTransport } from "../send-mail";
+import { TransportError } from "../resend-transport";
+import { messageEventPayload } from "../serialize";
+
+/** A claimed message is not picked again for this long, unless its attempt finishes first. */
+const LEASE_MS = 2 * 60 * 1000;
+
+const deliveryActor = (m: MessageRow): Actor => ({ type: "system", workspaceId: m.workspaceId, job: "mail-delivery", traceId: m.traceId ?? undefined });
+
+/**
+ * Hands queued outbound messages to the mail provider. Claims a batch with SKIP LOCKED and a
+ * lease, so concurrent runners never send one message twice at once; the provider call runs
+ * outside any transaction with the message id as its idempotency key, so a retry after a
+ * crash or a lost response sends nothing twice. Permanent refusals (a 4xx) fail the message;
+ * other errors retry on the webhook schedule (5 s ... 10 h, 8 attempts).
+ */
+export async function deliverOutboundMail(transport: MailTransport | null = configuredTransport(), batch = 20) {
+  const result = { sent: 0, retried: 0, failed: 0 };
+  if (!transport) return result;
+  const claimed = await transaction(async (tx) => {
+    const due = await tx
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.status, "queued"), lte(messages.nextSendAt, sql`now()`)))
+      .orderBy(asc(messages.nextSendAt))
+      .limit(batch)
+      .for("update", { skipLocked: true });
+    if (!due.length) return [];
+    return tx
+      .update(messages)
+      .set({ sendAttempts: sql`${messages.sendAttempts} + 1`, nextSendAt: sql`now() + make_interval(secs => ${LEASE_MS / 1000})` })
+      .where(inArray(messages.id, due.map((d) => d.id)))
+      .returning();
+  });
+  for (const message of claimed) result[await deliverOne(message, transport)]++;
+  return result;
+}
+
+async function deliverOne(m: MessageRow, transport: MailTransport): Promise<"sent" | "retried" | "failed"> {
+  const [inbox] = await transaction((tx) => tx.select().from(inboxes).where(eq(inboxes.id, m.inboxId)));
+  const from = inbox?.displayName ? `${JSON.stringify(inbox.displayName)} <${inbox.address}>` : m.from.email;
+  const headers: Record<string, string> = { ...(m.customHeaders ?? {}), "Message-ID": m.messageId };
+  if (m.inReplyTo) headers["In-Reply-To"] = m.inReplyTo;
+  if (m.references.length) headers["References"] = m.references.join(" ");
+  try {
+    const { providerId } = await transport({
+      from,
+      to: m.to.map((a) => a.email),
+      cc: m.cc.map((a) => a.email),
+      subject: m.subject,
+      text: m.text,
+      html: m.htmlBody ?? undefined,
+      headers,
+      idempotencyKey: m.id,
+    });
+    await transaction(async (tx) => {
+      const [sent] = await tx
+        .update(messages)
+        .set({ status: "sent", providerId, nextSendAt: null, lastError: null })
+        .where(and(eq(messages.id, m.id), eq(messages.status, "queued")))
+        .returning();
+      if (!sent) return;
+      const actor = deliveryActor(m);
+      await emitEvent(tx, actor, { type: "email.sent", agentId: inbox?.agentId, data: messageEventPayload(sent) });
+      await appendAudit(tx, [{ actor, action: "email.sent", resource: { type: "message", id: m.id }, agentId: inbox?.agentId, summary: { provider_id: providerId, attempts: m.sendAttempts } }]);
+    });
+    return "sent";
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    const wait = err instanceof TransportError && err.permanent ? null : retryDelayMs(m.sendAttempts);
+    await transaction(async (tx) => {
+      if (wait !== null) {
+        await tx
+          .update(messages)
+          .set({ lastError: error, nextSendAt: new Date(Date.now() + wait) })
+          .where(and(eq(messages.id, m.id), eq(messages.status, "queued")));
+        return;
+      }
+      const [failed] = await tx
+        .update(messages)
+        .set({ status: "failed", lastError: error, nextSendAt: null })
+        .where(and(eq(messages.id, m.id), eq(messages.status, "queued")))
+        .returning({ id: messages.id });
+      if (failed) {
+        await appendAudit(tx, [
+          { actor: deliveryActor(m), action: "email.failed", resource: { type: "message", id: m.id }, agentId: inbox?.agentId, outcome: "failed", summary: { error, attempts: m.sendAttempts } },
+        ]);
+      }
+    });
+    return wait !== null ? "retried" : "failed";
+  }
+}

@@ -1,0 +1,138 @@
+import http from "node:http";
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+
+/** What the fake received on POST /emails, as Resend's API takes it (snake_case JSON). */
+export type SentEmail = {
+  id: string;
+  idempotencyKey: string | null;
+  body: { from: string; to: string | string[]; cc?: string | string[]; subject: string; text?: string; html?: string; headers?: Record<string, string>; reply_to?: string | string[] };
+};
+
+/** A received message the fake serves from GET /emails/receiving/{id}, with its raw MIME. */
+export type ReceivedEmail = { id: string; raw: Buffer | null; to: string[]; from: string; subject: string; text?: string | null; html?: string | null; headers?: Record<string, string> };
+
+type Failure = { status: number; name: string; message: string };
+
+/**
+ * A local stand-in for Resend's HTTP API (loopback only), speaking its real protocol for what
+ * AgentDraft uses: `POST /emails` (bearer auth, Resend's error JSON, Idempotency-Key replay),
+ * `GET /emails/receiving/{id}` (metadata plus a `raw.download_url`) and the raw download.
+ * Point the real `resend` client at `url` (its baseUrl). `failNext` queues error answers.
+ */
+export async function startFakeResend(opts: { apiKey?: string } = {}) {
+  const apiKey = opts.apiKey ?? "re_test_key";
+  const sent: SentEmail[] = [];
+  const byIdempotencyKey = new Map<string, { id: string; fingerprint: string }>();
+  const received = new Map<string, ReceivedEmail>();
+  const failures: Failure[] = [];
+  let requests = 0;
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      requests++;
+      const body = Buffer.concat(chunks).toString("utf8");
+      const json = (status: number, value: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+      const error = (status: number, name: string, message: string) => json(status, { statusCode: status, name, message });
+      const url = new URL(req.url ?? "/", "http://fake");
+
+      const raw = url.pathname.match(/^\/raw\/([^/]+)$/);
+      if (req.method === "GET" && raw) {
+        const mail = received.get(raw[1]!);
+        if (!mail?.raw) return error(404, "not_found", "Raw message not found");
+        return res.writeHead(200, { "content-type": "message/rfc822" }).end(mail.raw);
+      }
+      if (req.headers.authorization !== `Bearer ${apiKey}`) return error(401, "missing_api_key", "Missing or invalid API key in the authorization header.");
+
+      if (req.method === "POST" && url.pathname === "/emails") {
+        const failure = failures.shift();
+        if (failure) return error(failure.status, failure.name, failure.message);
+        let payload: SentEmail["body"];
+        try {
+          payload = JSON.parse(body);
+        } catch {
+          return error(400, "invalid_parameter", "Invalid JSON body");
+        }
+        if (!payload.from || !payload.to || !payload.subject) return error(422, "validation_error", "The `from`, `to` and `subject` fields are required.");
+        const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
+        if (idempotencyKey) {
+          const seen = byIdempotencyKey.get(idempotencyKey);
+          if (seen && seen.fingerprint !== body) return error(409, "invalid_idempotent_request", "Same idempotency key used with a different request payload.");
+          if (seen) return json(200, { id: seen.id });
+        }
+        const id = randomUUID();
+        if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, { id, fingerprint: body });
+        sent.push({ id, idempotencyKey, body: payload });
+        return json(200, { id });
+      }
+      const receiving = url.pathname.match(/^\/emails\/receiving\/([^/]+)$/);
+      if (req.method === "GET" && receiving) {
+        const mail = received.get(receiving[1]!);
+        if (!mail) return error(404, "not_found", "Email not found");
+        return json(200, {
+          object: "email",
+          id: mail.id,
+          to: mail.to,
+          from: mail.from,
+          created_at: new Date().toISOString(),
+          subject: mail.subject,
+          bcc: null,
+          cc: null,
+          reply_to: null,
+          received_for: mail.to,
+          html: mail.html ?? null,
+          text: mail.text ?? null,
+          headers: mail.headers ?? null,
+          message_id: `<${mail.id}@fake.resend>`,
+          raw: mail.raw ? { download_url: `http://127.0.0.1:${port}/raw/${mail.id}`, expires_at: new Date(Date.now() + 3600_000).toISOString() } : null,
+          attachments: [],
+        });
+      }
+      return error(404, "not_found", `No route ${req.method} ${url.pathname} in the fake`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    sent,
+    /** How many HTTP requests the fake has answered. */
+    get requests() {
+      return requests;
+    },
+    /** The next POST /emails answers with this error instead (queue several for several). */
+    failNext(status: number, name = status >= 500 ? "application_error" : "validation_error", message = `fake failure ${status}`) {
+      failures.push({ status, name, message });
+    },
+    /** Makes a received message available, as Resend stores it after its inbound MX accepted it. */
+    receive(mail: Omit<ReceivedEmail, "id"> & { id?: string }): ReceivedEmail {
+      const stored = { ...mail, id: mail.id ?? randomUUID() };
+      received.set(stored.id, stored);
+      return stored;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A Resend (Svix) webhook request: the JSON event signed with the endpoint's `whsec_` secret. */
+export function signedResendWebhook(secret: string, event: { type: string; created_at?: string; data: Record<string, unknown> }, opts: { id?: string; at?: Date } = {}) {
+  const body = JSON.stringify({ created_at: new Date().toISOString(), ...event });
+  const id = opts.id ?? `msg_${randomUUID()}`;
+  const at = opts.at ?? new Date();
+  const signature = new Webhook(secret).sign(id, at, body);
+  return {
+    body,
+    headers: { "content-type": "application/json", "svix-id": id, "svix-timestamp": String(Math.floor(at.getTime() / 1000)), "svix-signature": signature },
+  };
+}
+
+export const newResendWebhookSecret = () => `whsec_${Buffer.from(randomUUID()).toString("base64")}`;
