@@ -38,6 +38,7 @@ export default defineConfig({
       AGENTDRAFT_DATA_DIR: process.env.E2E_DATA_DIR,
       AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789abcdef",
       AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
+      INBOUND_SECRET: "e2e-inbound-secret-0123456789",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -1,0 +1,68 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requireMember } from "@/lib/auth/current-member";
+import { memberActor } from "@/lib/members/memberships";
+import { getThread } from "@/lib/mail/read-mail";
+import { EXTERNAL_CONTENT_NOTICE } from "@/lib/mail/serialize";
+import { AppError } from "@/lib/errors";
+import { Card, PageHeader, Time, secondaryButtonClass } from "../../../../_components/ui";
+import { MessageBody, SecurityFlags, StatusBadge } from "../../../message-parts";
+
+export const metadata: Metadata = { title: "Thread" };
+
+const who = (a: { name: string | null; email: string }) => (a.name ? `${a.name} <${a.email}>` : a.email);
+
+export default async function ThreadPage({ params }: { params: Promise<{ id: string; threadId: string }> }) {
+  const { member } = await requireMember();
+  const { id, threadId } = await params;
+  const { thread, messages } = await getThread(memberActor(member), threadId).catch((err) => {
+    if (err instanceof AppError && err.code === "not_found") notFound();
+    throw err;
+  });
+  if (thread.inboxId !== id) notFound();
+  return (
+    <>
+      <PageHeader title={thread.subject || "(no subject)"} description={`${thread.messageCount} message${thread.messageCount === 1 ? "" : "s"} · ${EXTERNAL_CONTENT_NOTICE}`}>
+        <Link href={`/inboxes/${id}`} className={secondaryButtonClass}>
+          Back to the inbox
+        </Link>
+      </PageHeader>
+      <ol className="space-y-4">
+        {messages.map((m) => (
+          <li key={m.id} id={m.id} data-testid="thread-message">
+            <Card>
+              <div className="mb-3 flex flex-wrap items-start justify-between gap-2">
+                <div className="text-sm">
+                  <p className="font-medium text-slate-900">
+                    {m.direction === "inbound" ? "From" : "Sent by the agent as"} {who(m.from)}
+                  </p>
+                  <p className="text-slate-700">To {m.to.map(who).join(", ")}</p>
+                  {m.cc.length ? <p className="text-slate-700">Cc {m.cc.map(who).join(", ")}</p> : null}
+                </div>
+                <div className="flex items-center gap-2 text-xs text-slate-600">
+                  <StatusBadge status={m.status} />
+                  <Time at={new Date(m.created_at)} />
+                </div>
+              </div>
+              {m.direction === "outbound" && m.delivery?.last_error ? (
+                <p className="mb-2 rounded bg-red-50 p-2 text-sm text-red-900">
+                  {m.status === "queued" ? "Last attempt failed, retrying" : "Not delivered"}: {m.delivery.last_error}
+                </p>
+              ) : null}
+              <SecurityFlags m={m} />
+              <div className="mt-3">
+                <MessageBody m={m} />
+              </div>
+              {m.attachments.length ? (
+                <p className="mt-2 text-xs text-slate-600">
+                  Attachments: {m.attachments.map((a) => `${a.filename ?? "(unnamed)"} (${a.content_type}, ${a.size} bytes)`).join("; ")}
+                </p>
+              ) : null}
+            </Card>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
