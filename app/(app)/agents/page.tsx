@@ -66,12 +66,23 @@ export default async function AgentsPage() {
                       </ul>
                     )}
                     <p className="mt-1 text-slate-700" data-testid={`inboxes-${agent.name}`}>
-                      {inboxes.items.filter((i) => i.agentId === agent.id).length === 0
-                        ? "No inbox yet (POST /api/v1/inboxes)."
-                        : `Inbox: ${inboxes.items
+                      {inboxes.items.filter((i) => i.agentId === agent.id).length === 0 ? (
+                        "No inbox yet (POST /api/v1/inboxes)."
+                      ) : (
+                        <>
+                          Inbox:{" "}
+                          {inboxes.items
                             .filter((i) => i.agentId === agent.id)
-                            .map((i) => i.address)
-                            .join(", ")}`}
+                            .map((i, n) => (
+                              <span key={i.id}>
+                                {n > 0 ? ", " : ""}
+                                <Link href={`/inboxes/${i.id}`} className={linkClass}>
+                                  {i.address}
+                                </Link>
+                              </span>
+                            ))}
+                        </>
+                      )}
                     </p>
                     {canManage ? (
                       <Link className={`${linkClass} mt-1 inline-block`} href={`/keys?agent=${agent.id}`}>
