@@ -359,3 +359,49 @@ test("mail: a hostile message is shown sanitised with its flags, and the agent's
   expect(dialogs).toBe(0);
   expect(remote).toEqual([]);
 });
+
+test("quorum: two members approve in their own browsers before the agent's long-poll returns; admins set escalation", async ({ request }) => {
+  // Grace becomes an approver again, so two people can decide.
+  await ownerPage.goto("/members");
+  const grace = ownerPage.getByTestId("member-grace@example.test");
+  await grace.getByLabel("Role of grace@example.test").selectOption("approver");
+  await grace.getByRole("button", { name: "Save" }).click();
+  await expect(ownerPage.getByRole("status")).toContainText("grace@example.test is now approver");
+
+  const created = await request.post("/api/v1/approvals", { headers: agentAuth, data: { summary: "Pay invoice INV-204 (4,800 EUR)", evidence: { invoice: "INV-204" }, required_approvals: 2 } });
+  expect(created.status()).toBe(201);
+  const approval = await created.json();
+  const poll = request.get(`/api/v1/approvals/${approval.id}?wait=30`, { headers: agentAuth, timeout: 45_000 });
+
+  await ownerPage.goto("/approvals");
+  const ownerCard = ownerPage.getByTestId("pending-approval").filter({ hasText: "Pay invoice INV-204" });
+  await expect(ownerCard).toContainText("0 of 2 approvals");
+  await ownerCard.getByRole("button", { name: "Approve" }).click();
+  await expect(ownerCard).toContainText("1 of 2 approvals");
+  await expect(ownerCard).toContainText("You have decided; it waits for other members.");
+  // One approval is not enough: still pending for the agent.
+  expect((await (await request.get(`/api/v1/approvals/${approval.id}`, { headers: agentAuth })).json()).status).toBe("pending");
+
+  await inviteePage.goto("/approvals");
+  const graceCard = inviteePage.getByTestId("pending-approval").filter({ hasText: "Pay invoice INV-204" });
+  await expect(graceCard).toContainText("1 of 2 approvals");
+  await graceCard.getByLabel("Note (optional)").fill("Matches the PO");
+  await graceCard.getByRole("button", { name: "Approve" }).click();
+  await expect(graceCard).toHaveCount(0);
+
+  const decided = await (await poll).json();
+  expect(decided).toMatchObject({ status: "approved", approvals: 2 });
+  expect(decided.decisions.map((d: { note: string | null }) => d.note)).toEqual([null, "Matches the PO"]);
+
+  // Escalation is a workspace setting on the policies page; an approver sees it but cannot change it.
+  await ownerPage.goto("/approvals/policies");
+  await ownerPage.getByLabel("After (minutes; empty: off)").fill("45");
+  await ownerPage.getByLabel("Notify").selectOption("admin");
+  await ownerPage.getByRole("button", { name: "Save escalation" }).click();
+  await expect(ownerPage.getByTestId("escalation-status")).toContainText("still pending 45 minutes");
+  await expect(ownerPage.getByLabel("Notify")).toHaveValue("admin");
+  await snap(ownerPage, "approval-escalation");
+  await inviteePage.goto("/approvals/policies");
+  await expect(inviteePage.getByTestId("escalation-status")).toContainText("every admin");
+  await expect(inviteePage.getByRole("button", { name: "Save escalation" })).toHaveCount(0);
+});

@@ -1,10 +1,24 @@
-import { pgTable, text } from "drizzle-orm/pg-core";
+import { check, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { createdAt, idColumn } from "./columns";
 
-export const workspaces = pgTable("workspaces", {
-  id: idColumn(),
-  name: text("name").notNull(),
-  createdAt: createdAt(),
-});
+export const workspaces = pgTable(
+  "workspaces",
+  {
+    id: idColumn(),
+    name: text("name").notNull(),
+    /** Escalation (SPEC §5): an approval still pending this long after it was asked... */
+    approvalEscalationSeconds: integer("approval_escalation_seconds"),
+    /** ...is mailed to the members with this role, once. Both null: no escalation. */
+    approvalEscalationRole: text("approval_escalation_role", { enum: ["owner", "admin", "approver"] }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      "workspaces_escalation_check",
+      sql`(${t.approvalEscalationSeconds} is null) = (${t.approvalEscalationRole} is null) and (${t.approvalEscalationSeconds} is null or ${t.approvalEscalationSeconds} between 60 and 2592000)`,
+    ),
+  ],
+);
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;

@@ -12,6 +12,7 @@ const lib = vi.hoisted(() => ({
   expireApprovals: vi.fn(async () => 8),
   sealAuditChain: vi.fn(async () => 9),
   notifyApprovers: vi.fn(async () => 2),
+  escalateApprovals: vi.fn(async () => 1),
   deliverOutboundMail: vi.fn(async () => ({ sent: 2, retried: 1, failed: 0 })),
 }));
 vi.mock("../../lib/webhooks/fan-out", () => ({ fanOutEvents: lib.fanOutEvents }));
@@ -22,6 +23,7 @@ vi.mock("../../lib/holds/expire-holds", () => ({ expireHolds: lib.expireHolds })
 vi.mock("../../lib/approvals/approvals", () => ({ expireApprovals: lib.expireApprovals }));
 vi.mock("../../lib/audit/seal-chain", () => ({ sealAuditChain: lib.sealAuditChain }));
 vi.mock("../../lib/approvals/notify-approvers", () => ({ notifyApprovers: lib.notifyApprovers }));
+vi.mock("../../lib/approvals/escalation", () => ({ escalateApprovals: lib.escalateApprovals }));
 vi.mock("../../lib/mail/outbound/deliver-outbound", () => ({ deliverOutboundMail: lib.deliverOutboundMail }));
 
 const { webhookFanOut } = await import("./webhook-fan-out");
@@ -68,7 +70,7 @@ describe("Inngest functions", () => {
     expect(holds.result).toEqual({ expired: 7 * ROUNDS });
     expect(lib.expireHolds).toHaveBeenCalledTimes(ROUNDS);
     const approvals = await new InngestTestEngine({ function: expireApprovalsFunction }).execute();
-    expect(approvals.result).toEqual({ notified: 2, expired: 8 });
+    expect(approvals.result).toEqual({ notified: 2, escalated: 1, expired: 8 });
   });
 
   it("seals the audit chain once per round", async () => {

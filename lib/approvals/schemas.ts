@@ -60,6 +60,7 @@ export const approvalSchema = z
     policy_id: z.string().nullable(),
     expires_at: z.iso.datetime(),
     decided_at: z.iso.datetime().nullable(),
+    escalated_at: z.iso.datetime().nullable().describe("when it was escalated to the workspace's escalation role (still pending past the delay)"),
     decisions: z.array(z.object({ member_id: z.string(), decision: z.enum(["approve", "deny"]), note: z.string().nullable(), decided_at: z.iso.datetime() })),
     receipt: z.string().nullable().describe("compact JWS (EdDSA) over the decision; verify against /.well-known/jwks.json"),
     created_at: z.iso.datetime(),

@@ -26,6 +26,7 @@ export async function serializeApprovals(q: Queryable, rows: ApprovalRow[]) {
       policy_id: a.policyId,
       expires_at: a.expiresAt.toISOString(),
       decided_at: a.decidedAt?.toISOString() ?? null,
+      escalated_at: a.escalatedAt?.toISOString() ?? null,
       decisions: mine.map((d) => ({ member_id: d.memberId, decision: d.decision, note: d.note, decided_at: d.createdAt.toISOString() })),
       receipt: a.receipt,
       created_at: a.createdAt.toISOString(),

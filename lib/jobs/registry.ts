@@ -5,6 +5,7 @@ import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
 import { expireHolds } from "../holds/expire-holds";
 import { expireApprovals } from "../approvals/approvals";
 import { notifyApprovers } from "../approvals/notify-approvers";
+import { escalateApprovals } from "../approvals/escalation";
 import { sealAuditChain } from "../audit/seal-chain";
 import { deliverOutboundMail } from "../mail/outbound/deliver-outbound";
 
@@ -27,6 +28,7 @@ export const JOBS: Job[] = [
   { name: "holds.expire", intervalMs: 1_000, run: () => expireHolds() },
   { name: "approvals.expire", intervalMs: 5_000, run: () => expireApprovals() },
   { name: "approvals.notify", intervalMs: 2_000, run: () => notifyApprovers() },
+  { name: "approvals.escalate", intervalMs: 5_000, run: () => escalateApprovals() },
   // Queued agent mail to Resend (only when RESEND_API_KEY is set; otherwise mail is captured at once).
   { name: "mail.deliver", intervalMs: 1_000, run: () => deliverOutboundMail() },
 ];

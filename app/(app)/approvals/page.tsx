@@ -53,9 +53,12 @@ export default async function ApprovalsPage() {
                   <h2 id={`${a.id}-summary`} className="text-base font-semibold text-slate-900">
                     {a.summary}
                   </h2>
-                  <Badge tone="amber">
-                    {a.approvals} of {a.required_approvals} approval{a.required_approvals === 1 ? "" : "s"}
-                  </Badge>
+                  <span className="flex flex-wrap gap-1.5">
+                    {a.escalated_at ? <Badge tone="red">escalated</Badge> : null}
+                    <Badge tone="amber">
+                      {a.approvals} of {a.required_approvals} approval{a.required_approvals === 1 ? "" : "s"}
+                    </Badge>
+                  </span>
                 </div>
                 <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-2">
                   <div>

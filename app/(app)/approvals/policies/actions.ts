@@ -5,6 +5,7 @@ import { z } from "zod";
 import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
 import { memberActor } from "@/lib/members/memberships";
 import { createPolicy, deletePolicy } from "@/lib/approvals/policies";
+import { escalationInput, setEscalation } from "@/lib/approvals/escalation";
 import { policyInput } from "@/lib/approvals/schemas";
 
 // Form fields arrive as strings: empty means "not set", numbers are coerced before the shared schema checks them.
@@ -33,5 +34,13 @@ export async function deletePolicyAction(_prev: ActionState, form: FormData): Pr
     await deletePolicy(memberActor(member), policy_id);
     revalidatePath("/approvals/policies");
     return { ok: true, message: "Policy deleted." };
+  });
+}
+
+export async function setEscalationAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("admin", "change approval escalation", escalationInput, form, async ({ member }, setting) => {
+    await setEscalation(member, setting ? { after_minutes: setting.seconds / 60, role: setting.role } : { after_minutes: "" });
+    revalidatePath("/approvals/policies");
+    return { ok: true, message: setting ? `Escalation on: ${setting.role}s are mailed after ${setting.seconds / 60} minutes.` : "Escalation off." };
   });
 }

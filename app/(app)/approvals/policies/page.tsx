@@ -5,8 +5,8 @@ import { hasRole } from "@/lib/members/roles";
 import { listPolicies } from "@/lib/approvals/policies";
 import { listAgents } from "@/lib/agents/list-agents";
 import { ActionForm } from "../../_components/action-form";
-import { Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, linkClass } from "../../_components/ui";
-import { createPolicyAction, deletePolicyAction } from "./actions";
+import { Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../../_components/ui";
+import { createPolicyAction, deletePolicyAction, setEscalationAction } from "./actions";
 
 export const metadata: Metadata = { title: "Approval policies" };
 
@@ -80,6 +80,39 @@ export default async function PoliciesPage() {
             ))}
           </Table>
         )}
+      </Card>
+      <Card title="Escalation" id="escalation">
+        <p className="mb-3 text-sm text-slate-700" data-testid="escalation-status">
+          {workspace.approvalEscalationSeconds
+            ? `On: a request still pending ${workspace.approvalEscalationSeconds / 60} minutes after it was asked is mailed, once, to every ${workspace.approvalEscalationRole} who has not decided it.`
+            : "Off: pending requests are mailed to owners and approvers when asked, and to no one else later."}
+        </p>
+        {canManage ? (
+          <ActionForm
+            key={`${workspace.approvalEscalationSeconds}-${workspace.approvalEscalationRole}`}
+            action={setEscalationAction}
+            submit="Save escalation" submitClassName={secondaryButtonClass} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+            <Field label="After (minutes; empty: off)" name="after_minutes">
+              <input
+                id="after_minutes"
+                name="after_minutes"
+                type="number"
+                min="1"
+                max="43200"
+                step="any"
+                defaultValue={workspace.approvalEscalationSeconds ? workspace.approvalEscalationSeconds / 60 : ""}
+                className={inputClass}
+              />
+            </Field>
+            <Field label="Notify" name="role">
+              <select id="role" name="role" defaultValue={workspace.approvalEscalationRole ?? "owner"} className={inputClass}>
+                <option value="owner">Owners</option>
+                <option value="admin">Admins</option>
+                <option value="approver">Approvers</option>
+              </select>
+            </Field>
+          </ActionForm>
+        ) : null}
       </Card>
     </>
   );

@@ -1,0 +1,3 @@
+ALTER TABLE "workspaces" ADD COLUMN "approval_escalation_seconds" integer;--> statement-breakpoint
+ALTER TABLE "workspaces" ADD COLUMN "approval_escalation_role" text;--> statement-breakpoint
+ALTER TABLE "workspaces" ADD CONSTRAINT "workspaces_escalation_check" CHECK (("workspaces"."approval_escalation_seconds" is null) = ("workspaces"."approval_escalation_role" is null) and ("workspaces"."approval_escalation_seconds" is null or "workspaces"."approval_escalation_seconds" between 60 and 2592000));

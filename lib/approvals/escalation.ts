@@ -1,0 +1,121 @@
+import { and, asc, eq, gt, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { queryable, transaction } from "../../db/transaction";
+import { agents, approvalDecisions, approvals, members, workspaces, type ApprovalRow, type MemberRow } from "../../db/schema";
+import { env } from "../config/env";
+import { appendAudit } from "../audit/append-audit";
+import { memberActor } from "../members/memberships";
+import { assertRole } from "../members/roles";
+import { sendMail } from "../mail/send-mail";
+
+export const ESCALATION_ROLES = ["owner", "admin", "approver"] as const;
+
+/** The workspace setting: after `after_minutes` still pending, mail the members with `role`. Empty minutes: off. */
+export const escalationInput = z
+  .object({
+    after_minutes: z.union([z.literal(""), z.coerce.number().min(1, "at least 1 minute").max(43_200, "at most 30 days (43200 minutes)")]).optional(),
+    role: z.enum(ESCALATION_ROLES, { message: "choose owner, admin or approver" }).optional(),
+  })
+  .transform((v, ctx) => {
+    if (v.after_minutes === "" || v.after_minutes === undefined) return null;
+    if (!v.role) {
+      ctx.addIssue({ code: "custom", path: ["role"], message: "choose who is told: owner, admin or approver" });
+      return z.NEVER;
+    }
+    return { seconds: Math.round(v.after_minutes * 60), role: v.role };
+  });
+
+/** Admins and owners set (or turn off) escalation; audited. */
+export async function setEscalation(by: MemberRow, input: z.input<typeof escalationInput>) {
+  const setting = escalationInput.parse(input);
+  assertRole(by.role, "admin", "change approval escalation");
+  return transaction(async (tx) => {
+    const [row] = await tx
+      .update(workspaces)
+      .set({ approvalEscalationSeconds: setting?.seconds ?? null, approvalEscalationRole: setting?.role ?? null })
+      .where(eq(workspaces.id, by.workspaceId))
+      .returning();
+    await appendAudit(tx, [
+      { actor: memberActor(by), action: "workspace.escalation_set", resource: { type: "workspace", id: by.workspaceId }, summary: setting ? { after_seconds: setting.seconds, role: setting.role } : { off: true } },
+    ]);
+    return row!;
+  });
+}
+
+/**
+ * Escalation (SPEC §5): each approval still pending past its workspace's escalation delay is
+ * marked escalated (once: the claim is an UPDATE ... WHERE escalated_at IS NULL, so concurrent
+ * runners cannot both take it), audited in the same transaction, then mailed to the members
+ * with the escalation role who have not decided it yet, with a link to the queue only.
+ */
+export async function escalateApprovals(batch = 50): Promise<number> {
+  const q = await queryable();
+  const due = await q
+    .select({ id: approvals.id, role: workspaces.approvalEscalationRole, seconds: workspaces.approvalEscalationSeconds })
+    .from(approvals)
+    .innerJoin(workspaces, eq(workspaces.id, approvals.workspaceId))
+    .where(
+      and(
+        eq(approvals.status, "pending"),
+        isNull(approvals.escalatedAt),
+        gt(approvals.expiresAt, sql`clock_timestamp()`),
+        isNotNull(workspaces.approvalEscalationSeconds),
+        sql`${approvals.createdAt} + make_interval(secs => ${workspaces.approvalEscalationSeconds}) <= clock_timestamp()`,
+      ),
+    )
+    .orderBy(asc(approvals.createdAt))
+    .limit(batch);
+  let n = 0;
+  for (const candidate of due) {
+    const claimed = await transaction(async (tx) => {
+      const [row] = await tx
+        .update(approvals)
+        .set({ escalatedAt: sql`clock_timestamp()` })
+        .where(and(eq(approvals.id, candidate.id), eq(approvals.status, "pending"), isNull(approvals.escalatedAt)))
+        .returning();
+      if (!row) return null;
+      await appendAudit(tx, [
+        {
+          actor: { type: "system", workspaceId: row.workspaceId, job: "approval-escalation", traceId: row.traceId ?? undefined },
+          action: "approval.escalated",
+          resource: { type: "approval", id: row.id },
+          agentId: row.agentId,
+          summary: { role: candidate.role, after_seconds: candidate.seconds },
+        },
+      ]);
+      return row;
+    });
+    if (!claimed) continue;
+    await mailEscalation(claimed, candidate.role!, candidate.seconds!);
+    n++;
+  }
+  return n;
+}
+
+async function mailEscalation(a: ApprovalRow, role: (typeof ESCALATION_ROLES)[number], seconds: number): Promise<void> {
+  const q = await queryable();
+  const decided = q.select({ id: approvalDecisions.memberId }).from(approvalDecisions).where(eq(approvalDecisions.approvalId, a.id));
+  const people = await q
+    .select({ email: members.email })
+    .from(members)
+    .where(and(eq(members.workspaceId, a.workspaceId), inArray(members.role, [role]), notInArray(members.id, decided)));
+  if (!people.length) return;
+  const [agent] = a.agentId ? await q.select({ name: agents.name }).from(agents).where(eq(agents.id, a.agentId)) : [];
+  const origin = env().AUTH_URL ? new URL(env().AUTH_URL!).origin : "http://localhost:3000";
+  const waited = seconds >= 3600 ? `${Math.round((seconds / 3600) * 10) / 10} h` : `${Math.round(seconds / 60)} min`;
+  await sendMail({
+    workspaceId: a.workspaceId,
+    to: [...new Set(people.map((p) => p.email))],
+    kind: "approval_escalated",
+    subject: `Still waiting for approval: ${a.summary}`,
+    text: [
+      `${agent?.name ?? "An agent"} has waited more than ${waited} for a decision:`,
+      "",
+      `  ${a.summary}`,
+      `  Expires: ${a.expiresAt.toISOString()}`,
+      "",
+      `This was escalated to the workspace's ${role}s. Review the evidence and decide, signed in, in the approval queue: ${origin}/approvals`,
+      "This mail cannot approve or deny anything; only a signed-in member can.",
+    ].join("\n"),
+  });
+}
