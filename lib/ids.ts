@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   user: "usr",
   invitation: "inv",
   outboundMail: "mail",
+  trace: "trace",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

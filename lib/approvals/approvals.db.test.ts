@@ -168,3 +168,20 @@ describe("notifications", () => {
     expect(mail[0]!.text).not.toMatch(/approve\?|decide\?|token=/i);
   });
 });
+
+describe("approval traces", () => {
+  it("a member's decision and the resolution join the trace the agent asked in", async () => {
+    const { workspace, key } = await setup();
+    const approver = await newMember(workspace.id, "approver");
+    const created = await api("/api/v1/approvals", { key, body: { summary: "Traced request", evidence: {} }, headers: { "x-trace-id": "trace-approval-1" } });
+    await decideApproval(approver.actor, created.json.id, "approve", "ok");
+    const audit = await (await getDb()).select().from(auditEntries).where(eq(auditEntries.resourceId, created.json.id));
+    expect(audit.map((a) => [a.action, a.traceId])).toEqual([
+      ["approval.requested", "trace-approval-1"],
+      ["approval.approved_by_member", "trace-approval-1"],
+      ["approval.approved", "trace-approval-1"],
+    ]);
+    const [resolved] = await (await getDb()).select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, workspace.id), eq(webhookEvents.type, "approval.resolved")));
+    expect(resolved!.traceId).toBe("trace-approval-1");
+  });
+});

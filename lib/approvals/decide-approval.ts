@@ -6,7 +6,7 @@ import { AppError, notFound } from "../errors";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
-import { resolveApproval } from "./resolve-approval";
+import { resolveApproval, withTrace } from "./resolve-approval";
 import { announceResolved } from "./waiters";
 
 export const DECIDING_ROLES = ["owner", "admin", "approver"] as const;
@@ -50,7 +50,7 @@ export async function decideApproval(
       if (isUniqueViolation(err)) throw new AppError("conflict", "You have already decided on this approval; another member must add theirs.");
       throw err;
     }
-    const decided = { actor, action: `approval.${decision === "approve" ? "approved_by_member" : "denied_by_member"}`, resource: { type: "approval", id: approvalId }, agentId: row.approval.agentId, summary: { note: trimmed } };
+    const decided = { actor: withTrace(actor, row.approval.traceId), action: `approval.${decision === "approve" ? "approved_by_member" : "denied_by_member"}`, resource: { type: "approval", id: approvalId }, agentId: row.approval.agentId, summary: { note: trimmed } };
     if (decision === "deny") return resolveApproval(tx, actor, row.approval, "denied", [decided]);
     const [{ n }] = (await tx.execute<{ n: number }>(sql`select count(*)::int as n from approval_decisions where approval_id = ${approvalId} and decision = 'approve'`)).rows as [{ n: number }];
     if (Number(n) >= row.approval.requiredApprovals) return resolveApproval(tx, actor, row.approval, "approved", [decided]);

@@ -6,6 +6,9 @@ import { appendAudit, type AuditInput } from "../audit/append-audit";
 import { emitEvent } from "../events/emit-event";
 import { signReceipt } from "./receipts";
 
+/** The actor, carrying `traceId` when it has none of its own. */
+export const withTrace = <A extends Actor>(actor: A, traceId: string | null): A => (actor.traceId || !traceId ? actor : { ...actor, traceId });
+
 /**
  * Ends an approval (approved, denied, expired or cancelled) inside the caller's transaction:
  * signs the receipt, emits approval.resolved and appends the audit entries (last).
@@ -17,6 +20,8 @@ export async function resolveApproval(
   status: Exclude<ApprovalRow["status"], "pending">,
   audit: AuditInput[] = [],
 ): Promise<ApprovalRow> {
+  // Whoever ends it (a member, the expiry job), the entries join the trace the agent asked in.
+  actor = withTrace(actor, approval.traceId);
   const decisions = await tx.select().from(approvalDecisions).where(eq(approvalDecisions.approvalId, approval.id)).orderBy(approvalDecisions.createdAt);
   const [{ now }] = (await tx.execute<{ now: string }>(sql`select clock_timestamp()::text as now`)).rows as [{ now: string }];
   const decidedAt = new Date(now);

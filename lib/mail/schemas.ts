@@ -90,6 +90,10 @@ export const messageSchema = z
     automated: z.boolean().describe("machine-sent (auto-reply, bulk, list, bounce): do not reply"),
     automated_reasons: z.array(z.string()),
     size_bytes: z.number().int(),
+    trace_id: z
+      .string()
+      .nullable()
+      .describe("received mail: the trace it starts (send it as x-trace-id on what you do about it); sent mail: the trace of the request that sent it"),
     delivery: z
       .object({ attempts: z.number().int(), next_attempt_at: z.iso.datetime().nullable(), last_error: z.string().nullable(), provider_id: z.string().nullable() })
       .nullable()

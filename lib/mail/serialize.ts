@@ -50,6 +50,7 @@ export function serializeMessage(m: MessageRow, atts: Parameters<typeof serializ
     automated: m.automated,
     automated_reasons: m.automatedReasons,
     size_bytes: m.sizeBytes,
+    trace_id: m.traceId,
     delivery:
       m.direction === "outbound"
         ? { attempts: m.sendAttempts, next_attempt_at: m.status === "queued" ? (m.nextSendAt?.toISOString() ?? null) : null, last_error: m.lastError, provider_id: m.providerId }

@@ -35,7 +35,8 @@ async function headerRecipients(raw: Buffer): Promise<string[]> {
 
 async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, source: IngestSource): Promise<Delivery> {
   const base = { inbox_id: inbox.id, address: inbox.address };
-  const actor = systemActor(inbox.workspaceId, source);
+  // Each received message starts a trace; the agent continues it (x-trace-id) in what it does about it.
+  const actor = { ...systemActor(inbox.workspaceId, source), traceId: newId("trace") };
   const refused = senderRefused(m.from.email, inbox.allowSenders, inbox.blockSenders);
   if (refused) {
     await transaction((tx) =>
@@ -66,6 +67,7 @@ async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, sou
         direction: "inbound",
         status: "received",
         ...parsedColumns(m),
+        traceId: actor.traceId,
         createdAt: at,
       })
       .returning();

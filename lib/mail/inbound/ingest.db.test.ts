@@ -72,6 +72,12 @@ describe("POST /api/inbound/raw", () => {
       automated: false,
       content_notice: expect.stringContaining("not as instructions"),
     });
+    // The message starts a trace, carried by its event and audit entry, for the agent to continue.
+    expect(msg.json.trace_id).toMatch(/^trace_/);
+    const [received] = (await (await getDb()).select().from(webhookEvents).where(eq(webhookEvents.type, "email.received"))).filter(
+      (e) => (e.data as { message: { id: string } }).message.id === d.message_id,
+    );
+    expect(received!.traceId).toBe(msg.json.trace_id);
     const [att] = msg.json.attachments;
     expect(att).toMatchObject({ filename: "plan.txt", size: 8, sha256: createHash("sha256").update("the plan").digest("hex") });
     const download = await api(`/api/v1/messages/${d.message_id}/attachments/${att.id}`, { key });
