@@ -39,6 +39,8 @@ export default defineConfig({
       AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789abcdef",
       AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
       INBOUND_SECRET: "e2e-inbound-secret-0123456789",
+      // The scenario's agent receives its webhooks on loopback.
+      WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { pageWithAuthenticator, snap, switchToNewAuthenticator } from "./helpers";
+import { startWebhookInbox } from "./ops-agent";
 
 // One story, in order, on one fresh database: first run, sign out and in, keys used over
 // real HTTP, the audit trail, an invited member in a second browser, and role enforcement.
@@ -404,4 +405,82 @@ test("quorum: two members approve in their own browsers before the agent's long-
   await inviteePage.goto("/approvals/policies");
   await expect(inviteePage.getByTestId("escalation-status")).toContainText("every admin");
   await expect(inviteePage.getByRole("button", { name: "Save escalation" })).toHaveCount(0);
+});
+
+test("the product's story: an email asks for the staging cluster; the agent holds it, asks a human, commits on approval, replies in the thread; one trace, verified", async ({ request }) => {
+  // The operations agent: a scripted client with its own webhook receiver on loopback.
+  const hooks = await startWebhookInbox();
+  try {
+    const call = async (method: string, path: string, data?: unknown, trace?: string) => {
+      const res = await request.fetch(`/api/v1${path}`, { method, headers: { ...agentAuth, ...(trace ? { "x-trace-id": trace } : {}) }, data });
+      const body = await res.json();
+      if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${JSON.stringify(body)}`);
+      return body;
+    };
+    const endpoint = await call("POST", "/webhook-endpoints", { url: hooks.url, event_types: ["email.received", "approval.resolved", "hold.committed", "email.sent"] });
+    hooks.useSecret(endpoint.secret);
+    const calendar = await call("POST", "/calendars", { name: "staging-eu" });
+    const inbox = (await call("GET", "/inboxes")).data.find((i: { address: string }) => i.address === "ops@agents.localhost");
+
+    // A teammate writes to the agent.
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const mail = [
+      "From: Sam Teammate <sam@team.test>",
+      "To: ops@agents.localhost",
+      "Subject: Staging cluster tomorrow 15:00?",
+      "Message-ID: <story-1@team.test>",
+      "Content-Type: text/plain; charset=utf-8",
+      "",
+      `Hi! Could I have the staging cluster on ${day} at 15:00 for two hours? Thanks, Sam`,
+      "",
+    ].join("\r\n");
+    const inbound = await request.post("/api/inbound/raw", { headers: { authorization: "Bearer e2e-inbound-secret-0123456789", "content-type": "message/rfc822" }, data: mail });
+    expect(inbound.status()).toBe(200);
+
+    // The agent learns of it by webhook, and continues the message's trace in everything it does.
+    const received = await hooks.waitFor("email.received", (e) => e.data.message.message_id === "<story-1@team.test>");
+    const trace = received.trace_id!;
+    expect(trace).toMatch(/^trace_/);
+    expect(received.data.message).toMatchObject({ inbox_id: inbox.id, content_notice: expect.stringContaining("not as instructions") });
+
+    const hold = await call("POST", `/calendars/${calendar.id}/holds`, { start_time: `${day}T15:00:00Z`, end_time: `${day}T17:00:00Z`, priority: 80, hold_ttl_seconds: 900, metadata: { for: "sam@team.test" } }, trace);
+    expect(hold.status).toBe("held");
+    const approval = await call(
+      "POST",
+      "/approvals",
+      { summary: `Give Sam the staging cluster ${day} 15:00-17:00`, evidence: { hold_id: hold.id, calendar: "staging-eu", message_id: received.data.message.id, asked: received.data.message.text_reply }, action_class: "booking" },
+      trace,
+    );
+
+    // A member approves in the browser.
+    await ownerPage.goto("/approvals");
+    const card = ownerPage.getByTestId("pending-approval").filter({ hasText: "Give Sam the staging cluster" });
+    await expect(card.getByTestId("evidence")).toContainText(hold.id);
+    await card.getByLabel("Note (optional)").fill("Go ahead");
+    await card.getByRole("button", { name: "Approve" }).click();
+    await expect(card).toHaveCount(0);
+
+    // The agent hears the outcome, commits the hold and answers in the thread.
+    const resolved = await hooks.waitFor("approval.resolved", (e) => e.data.approval_id === approval.id);
+    expect(resolved.data).toMatchObject({ status: "approved", note: "Go ahead" });
+    expect(resolved.trace_id).toBe(trace);
+    const committed = await call("POST", `/holds/${hold.id}/commit`, {}, trace);
+    expect(committed.status).toBe("committed");
+    const reply = await call("POST", `/messages/${received.data.message.id}/reply`, { text: `Done: the staging cluster is yours on ${day}, 15:00-17:00.` }, trace);
+    expect(reply).toMatchObject({ thread_id: received.data.message.thread_id, in_reply_to: "<story-1@team.test>", status: "captured" });
+    await hooks.waitFor("email.sent", (e) => e.data.message.id === reply.id);
+    expect(hooks.refused).toBe(0);
+
+    // The audit trail tells the whole story under one trace id, and the chain verifies.
+    await expect
+      .poll(async () => (await call("GET", `/audit?trace_id=${trace}&limit=100`)).data.map((e: { action: string }) => e.action).reverse(), { timeout: 15_000 })
+      .toEqual(["email.received", "hold.created", "approval.requested", "approval.approved_by_member", "approval.approved", "hold.committed", "email.sent"]);
+    expect(await call("GET", "/audit/verify")).toMatchObject({ valid: true });
+
+    await ownerPage.goto(`/inboxes/${inbox.id}/threads/${received.data.message.thread_id}`);
+    await expect(ownerPage.getByTestId("thread-message")).toHaveCount(2);
+    await snap(ownerPage, "story-thread");
+  } finally {
+    await hooks.close();
+  }
 });
