@@ -29,7 +29,7 @@ describe("single-runner lock", () => {
     }
   });
 
-  it("registers the audit, webhook, idempotency, hold and approval jobs", () => {
+  it("registers the audit, webhook, idempotency, hold, approval and mail jobs", () => {
     expect(JOBS.map((j) => [j.name, j.intervalMs])).toEqual([
       ["audit.seal", 1000],
       ["webhooks.fan-out", 1000],
@@ -39,6 +39,8 @@ describe("single-runner lock", () => {
       ["holds.expire", 1000],
       ["approvals.expire", 5000],
       ["approvals.notify", 2000],
+      ["approvals.escalate", 5000],
+      ["mail.deliver", 1000],
     ]);
   });
 });

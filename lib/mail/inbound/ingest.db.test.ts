@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
-import { newAgent, newKey, newWorkspace } from "../../../test/helpers/fixtures";
+import { newAgent, newKey } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
+import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
 import { getDb } from "../../../db/client";
 import { auditEntries, messages, webhookEvents } from "../../../db/schema";
@@ -13,14 +14,7 @@ const SECRET = "inbound-secret-for-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, MAIL_MAX_BYTES: "200000", AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
-async function setup(username = `ops-${Math.random().toString(36).slice(2, 8)}`) {
-  const { workspace } = await newWorkspace();
-  const agent = await newAgent(workspace.id, "ops");
-  const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail"] });
-  const inbox = await api("/api/v1/inboxes", { key, body: { username, display_name: "Ops agent" } });
-  expect(inbox.status).toBe(201);
-  return { workspace, agent, key, inbox: inbox.json as { id: string; address: string } };
-}
+const setup = (username?: string) => newAgentInbox(api, username);
 
 const deliver = (raw: Buffer, to?: string, secret = SECRET) =>
   api(`/api/inbound/raw${to ? `?to=${encodeURIComponent(to)}` : ""}`, {
@@ -74,7 +68,7 @@ describe("POST /api/inbound/raw", () => {
     });
     // The message starts a trace, carried by its event and audit entry, for the agent to continue.
     expect(msg.json.trace_id).toMatch(/^trace_/);
-    const [received] = (await (await getDb()).select().from(webhookEvents).where(eq(webhookEvents.type, "email.received"))).filter(
+    const [received] = (await (await getDb()).select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, workspace.id), eq(webhookEvents.type, "email.received")))).filter(
       (e) => (e.data as { message: { id: string } }).message.id === d.message_id,
     );
     expect(received!.traceId).toBe(msg.json.trace_id);

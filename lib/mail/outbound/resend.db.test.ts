@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
-import { newAgent, newKey, newWorkspace } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
+import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
 import { newResendWebhookSecret, signedResendWebhook, startFakeResend } from "../../../test/helpers/fake-resend";
 import { getDb } from "../../../db/client";
@@ -30,14 +30,7 @@ afterAll(() => fake?.close());
 setTestEnv(vars);
 const { api } = serveApiForTests();
 
-async function setup() {
-  const { workspace } = await newWorkspace();
-  const agent = await newAgent(workspace.id, "ops");
-  const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail"] });
-  const username = `ops-${Math.random().toString(36).slice(2, 8)}`;
-  const inbox = (await api("/api/v1/inboxes", { key, body: { username, display_name: "Ops agent" } })).json as { id: string; address: string };
-  return { workspace, agent, key, inbox };
-}
+const setup = (username?: string) => newAgentInbox(api, username);
 
 const send = async (key: string, inboxId: string, subject = "Hello") => {
   const res = await api(`/api/v1/inboxes/${inboxId}/messages`, { key, body: { to: ["bob@team.test"], subject, text: "Hi Bob" }, headers: { "x-trace-id": `trace-${subject}` } });
@@ -56,7 +49,7 @@ const postWebhook = (event: Parameters<typeof signedResendWebhook>[1], secret = 
 
 describe("sending through Resend", () => {
   it("queues, then the delivery job hands the message to Resend with its threading headers and an idempotency key", async () => {
-    const { key, inbox, agent } = await setup();
+    const { key, inbox, agent, workspace } = await setup();
     const parentRaw = await composeMime({ from: "bob@team.test", to: inbox.address, subject: "Staging", text: "?", messageId: "<p1@team.test>" });
     fake.receive({ id: "in-parent", raw: parentRaw, to: [inbox.address], from: "bob@team.test", subject: "Staging" });
     expect((await postWebhook({ type: "email.received", data: { email_id: "in-parent", to: [inbox.address], from: "bob@team.test", subject: "Staging" } })).status).toBe(200);
@@ -79,7 +72,7 @@ describe("sending through Resend", () => {
     });
     const sent = await row(reply.json.id);
     expect(sent).toMatchObject({ status: "sent", providerId: wire!.id, sendAttempts: 1, nextSendAt: null, lastError: null });
-    const events = await (await getDb()).select().from(webhookEvents).where(eq(webhookEvents.type, "email.sent"));
+    const events = await (await getDb()).select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, workspace.id), eq(webhookEvents.type, "email.sent")));
     expect(events.filter((e) => (e.data as { message: { id: string } }).message.id === reply.json.id)).toEqual([
       expect.objectContaining({ agentId: agent.id, data: expect.objectContaining({ message: expect.objectContaining({ status: "sent" }) }) }),
     ]);
@@ -151,7 +144,7 @@ describe("Resend's webhooks", () => {
   }
 
   it("move the status forward on delivery and bounce, emit email.bounced once, and ignore late or repeated events", async () => {
-    const { id, providerId, key, agent } = await sentMessage();
+    const { id, providerId, key, agent, workspace } = await sentMessage();
     const delivered = await postWebhook({ type: "email.delivered", data: { email_id: providerId } });
     expect(delivered.status).toBe(200);
     expect(delivered.json).toMatchObject({ handled: true, detail: "sent → delivered" });
@@ -164,7 +157,7 @@ describe("Resend's webhooks", () => {
     const msg = (await api(`/api/v1/messages/${id}`, { key })).json;
     expect(msg).toMatchObject({ status: "bounced", delivery: { last_error: "Permanent: General: 550 5.1.1 mailbox does not exist" } });
 
-    const bounced = (await (await getDb()).select().from(webhookEvents).where(eq(webhookEvents.type, "email.bounced"))).filter(
+    const bounced = (await (await getDb()).select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, workspace.id), eq(webhookEvents.type, "email.bounced")))).filter(
       (e) => (e.data as { message: { id: string } }).message.id === id,
     );
     expect(bounced).toHaveLength(1);

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { serveApiForTests } from "../../../test/helpers/api-client";
-import { newAgent, newKey, newWorkspace } from "../../../test/helpers/fixtures";
+import { newAgent, newKey } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
+import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
 import { getDb } from "../../../db/client";
 import { auditEntries, messages, messageSources, webhookEvents } from "../../../db/schema";
@@ -14,14 +15,7 @@ const SECRET = "inbound-secret-for-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
-async function setup() {
-  const { workspace } = await newWorkspace();
-  const agent = await newAgent(workspace.id, "ops");
-  const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail"] });
-  const username = `ops-${Math.random().toString(36).slice(2, 8)}`;
-  const inbox = (await api("/api/v1/inboxes", { key, body: { username, display_name: "Ops agent" } })).json as { id: string; address: string };
-  return { workspace, agent, key, inbox };
-}
+const setup = (username?: string) => newAgentInbox(api, username);
 
 const deliver = async (raw: Buffer) => {
   const res = await api("/api/inbound/raw", { method: "POST", rawBody: raw.toString("latin1"), headers: { authorization: `Bearer ${SECRET}`, "content-type": "message/rfc822" } });
@@ -33,7 +27,7 @@ const countMessages = async (inboxId: string) => (await (await getDb()).select({
 
 describe("POST /v1/inboxes/{id}/messages", () => {
   it("captures a new message without a mail provider: stored in the received shape, threaded, outboxed and audited", async () => {
-    const { key, inbox, agent } = await setup();
+    const { key, inbox, agent, workspace } = await setup();
     const res = await api(`/api/v1/inboxes/${inbox.id}/messages`, {
       key,
       body: { to: ["Bob@Team.test"], cc: ["carol@team.test"], subject: "Staging cluster", text: "Booked 15:00-17:00.", html: "<p>Booked <b>15:00-17:00</b>.<script>alert(1)</script></p>", headers: { "X-Campaign-Id": "ops-42" } },
@@ -65,7 +59,7 @@ describe("POST /v1/inboxes/{id}/messages", () => {
     expect(wire.headers.get("x-campaign-id")).toBe("ops-42");
     expect(wire.html).toContain("<script>"); // sent as written; only what is shown is sanitised
 
-    const events = await db.select().from(webhookEvents).where(eq(webhookEvents.type, "email.sent"));
+    const events = await db.select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, workspace.id), eq(webhookEvents.type, "email.sent")));
     const mine = events.find((e) => (e.data as { message: { id: string } }).message.id === m.id);
     expect(mine).toMatchObject({ agentId: agent.id, data: { truncated: false, message: { status: "captured", thread_id: m.thread_id } } });
     const audit = await db.select().from(auditEntries).where(and(eq(auditEntries.resourceId, m.id), eq(auditEntries.action, "email.sent")));

@@ -103,7 +103,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
         <div className="flex gap-2">
           <ol className={`relative w-10 shrink-0 text-right text-[10px] text-slate-500 ${view === "week" ? "mt-5 h-[576px]" : "mt-5 h-[960px]"}`} aria-hidden>
             {HOURS.map((h) => (
-              <li key={h} className="absolute right-1" style={{ top: `${(h / 24) * 100}%` }}>
+              <li key={h} className="absolute right-1 -translate-y-1/2 leading-none" style={{ top: `calc(${(h / 24) * 100}% + 1px)` }}>
                 {String(h).padStart(2, "0")}:00
               </li>
             ))}
