@@ -12,6 +12,7 @@ process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(tmpdir(), "agentdra
 
 export default defineConfig({
   testDir: "e2e",
+  globalTeardown: "./e2e/global-teardown.ts",
   outputDir: "test-results",
   timeout: 90_000,
   expect: { timeout: 15_000 },
