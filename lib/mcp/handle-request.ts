@@ -1,0 +1,58 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { AppError } from "../errors";
+import { env } from "../config/env";
+import { authenticate } from "../api/authenticate";
+import { takeToken } from "../api/rate-limit";
+import { problemResponse } from "../api/problem";
+import { newRequestId, readTraceId } from "../api/request-ids";
+import { createMcpServer } from "./create-server";
+
+/**
+ * POST /api/mcp: the Streamable HTTP transport in stateless mode. The bearer key is checked
+ * and rate limited exactly as on /api/v1; each request gets a fresh server acting as that key.
+ */
+export async function handleMcpRequest(req: Request): Promise<Response> {
+  const requestId = newRequestId();
+  const headers = new Headers({ "x-request-id": requestId });
+  try {
+    const traceId = readTraceId(req.headers);
+    const key = await authenticate(req.headers.get("authorization"));
+    const limit = await takeToken(`key:${key.id}`);
+    headers.set("ratelimit-limit", String(limit.limit));
+    headers.set("ratelimit-remaining", String(limit.remaining));
+    if (!limit.allowed) {
+      throw new AppError("rate_limited", `Too many requests for this API key. Retry in ${limit.retryAfterSeconds} s.`, {}, { "retry-after": String(limit.retryAfterSeconds) });
+    }
+
+    const server = createMcpServer({
+      key,
+      actor: { type: "key", workspaceId: key.workspaceId, keyId: key.id, agentId: key.agentId, traceId, requestId },
+      requestId,
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: env().API_MAX_BODY_BYTES,
+    });
+    await server.connect(transport);
+    try {
+      const res = await transport.handleRequest(req);
+      const out = new Response(res.body, res);
+      headers.forEach((v, k) => out.headers.set(k, v));
+      return out;
+    } finally {
+      await server.close();
+    }
+  } catch (err) {
+    return problemResponse(err, requestId, headers);
+  }
+}
+
+/** Stateless: no server-initiated stream (GET) and no session to end (DELETE). */
+export function mcpMethodNotAllowed(): Response {
+  return problemResponse(
+    new AppError("method_not_allowed", "This MCP server is stateless: send JSON-RPC requests with POST."),
+    newRequestId(),
+    { allow: "POST" },
+  );
+}

@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { cancelApproval, checkApproval, getApproval, listApprovals } from "../../approvals/approvals";
+import { createApproval } from "../../approvals/create-approval";
+import { checkApprovalInput, createApprovalInput, listApprovalsQuery } from "../../approvals/schemas";
+import { READ_ONLY, defineTool, idArg, idempotencyKeyArg } from "../define-tool";
+
+const scope = "approvals" as const;
+
+export const checkApprovalPolicyTool = defineTool({
+  name: "check_approval_policy",
+  title: "Check approval policy",
+  description: "Ask whether an action (action_class, optional amount) needs human approval under the workspace's policies, and which rule applies.",
+  scope,
+  input: checkApprovalInput.shape,
+  annotations: READ_ONLY,
+  run: ({ actor }, args) => checkApproval(actor, args),
+});
+
+export const requestApprovalTool = defineTool({
+  name: "request_approval",
+  title: "Request approval",
+  description:
+    "Ask signed-in humans to approve an action before you take it: a one-line summary and the evidence they need (JSON). " +
+    "Returns a pending approval; wait for the decision with await_approval. No API key can decide an approval.",
+  scope,
+  input: { ...createApprovalInput.shape, idempotency_key: idempotencyKeyArg },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  write: (body) => ({ path: "/v1/approvals", body, status: 201 }),
+  run: async ({ actor }, args) => {
+    const row = await createApproval(actor, createApprovalInput.parse(args));
+    return getApproval(actor, row.id);
+  },
+});
+
+export const getApprovalTool = defineTool({
+  name: "get_approval",
+  title: "Get an approval",
+  description: "Retrieve an approval now: pending, approved, denied, expired or cancelled, with the decision and its signed receipt.",
+  scope,
+  input: { approval_id: idArg("appr_...") },
+  annotations: READ_ONLY,
+  run: ({ actor }, { approval_id }) => getApproval(actor, approval_id),
+});
+
+export const awaitApprovalTool = defineTool({
+  name: "await_approval",
+  title: "Await an approval",
+  description:
+    "Long-poll: return as soon as the approval is decided (or expires), or after wait_seconds (at most 30) with it still pending; then call again. " +
+    "Act only on status approved.",
+  scope,
+  input: {
+    approval_id: idArg("appr_..."),
+    wait_seconds: z.number().int().min(1).max(30).default(30).describe("how long to wait for a decision, 1-30 seconds"),
+  },
+  annotations: READ_ONLY,
+  run: ({ actor }, { approval_id, wait_seconds }) => getApproval(actor, approval_id, wait_seconds),
+});
+
+export const listApprovalsTool = defineTool({
+  name: "list_approvals",
+  title: "List approvals",
+  description: "List approvals this key can see (an agent-bound key: its own agent's), newest first, optionally by status.",
+  scope,
+  input: listApprovalsQuery.shape,
+  annotations: READ_ONLY,
+  run: async ({ actor }, args) => {
+    const { items, hasMore } = await listApprovals(actor, args);
+    return { object: "list", data: items, has_more: hasMore };
+  },
+});
+
+export const cancelApprovalTool = defineTool({
+  name: "cancel_approval",
+  title: "Cancel an approval request",
+  description: "Withdraw a pending approval you requested (it becomes cancelled, with a receipt). Fails with conflict if it is already decided.",
+  scope,
+  input: { approval_id: idArg("appr_..."), idempotency_key: idempotencyKeyArg },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  write: ({ approval_id }) => ({ path: `/v1/approvals/${approval_id}/cancel` }),
+  run: ({ actor }, { approval_id }) => cancelApproval(actor, approval_id),
+});
+
+export const APPROVAL_TOOLS = [
+  checkApprovalPolicyTool,
+  requestApprovalTool,
+  getApprovalTool,
+  awaitApprovalTool,
+  listApprovalsTool,
+  cancelApprovalTool,
+];
