@@ -1,0 +1,97 @@
+import createClient, { type Client } from "openapi-fetch";
+import type { paths } from "./schema.js";
+import { unwrap } from "./errors.js";
+
+export type ClientOptions = {
+  /** An AgentDraft API key: `ad_live_...` or `ad_test_...`. */
+  apiKey: string;
+  /** Where AgentDraft runs, e.g. `https://agentdraft.example.com` (default `http://localhost:3000`). */
+  baseUrl?: string;
+  /** Sent as `x-trace-id`: kept on the audit entries and webhooks your calls cause. */
+  traceId?: string;
+  /**
+   * Retries after a network error, 429, 5xx or 409 idempotency_in_progress (default 2). POSTs
+   * get an Idempotency-Key of their own when you give none, so a retry never acts twice.
+   */
+  maxRetries?: number;
+  /** A fetch implementation (default: the global fetch). */
+  fetch?: (request: Request) => Promise<Response>;
+};
+
+export type AgentDraftClient = Client<paths>;
+
+/** The API root for an app origin: `http://localhost:3000` → `http://localhost:3000/api`. */
+export function apiBaseUrl(baseUrl = "http://localhost:3000"): string {
+  const trimmed = baseUrl.replace(/\/+$/, "");
+  return trimmed.endsWith("/api") ? trimmed : `${trimmed}/api`;
+}
+
+/**
+ * A typed client for every /api/v1 operation (paths, parameters, bodies and responses come
+ * from the OpenAPI document). Calls return `{ data, error, response }`; `unwrap()` turns them
+ * into the data or a thrown AgentDraftError.
+ */
+export function createAgentDraftClient(options: ClientOptions): AgentDraftClient {
+  if (!options.apiKey) throw new Error("createAgentDraftClient: apiKey is required (ad_live_... or ad_test_...)");
+  const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}` };
+  if (options.traceId) headers["x-trace-id"] = options.traceId;
+  return createClient<paths>({
+    baseUrl: apiBaseUrl(options.baseUrl),
+    headers,
+    fetch: retrying(options.fetch ?? ((r) => globalThis.fetch(r)), options.maxRetries ?? 2),
+  });
+}
+
+const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+
+async function shouldRetry(res: Response): Promise<boolean> {
+  if (RETRY_STATUSES.has(res.status)) return true;
+  if (res.status !== 409) return false;
+  const body = (await res.clone().json().catch(() => null)) as { code?: string } | null;
+  return body?.code === "idempotency_in_progress";
+}
+
+function delayMs(attempt: number, res?: Response): number {
+  const retryAfter = Number(res?.headers.get("retry-after"));
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.min(retryAfter, 30) * 1000;
+  return Math.min(8000, 250 * 2 ** attempt) * (0.75 + Math.random() / 2);
+}
+
+/** fetch with bounded retries; POSTs carry an Idempotency-Key so the server runs them at most once. */
+function retrying(fetchImpl: (request: Request) => Promise<Response>, maxRetries: number) {
+  return async (request: Request): Promise<Response> => {
+    if (request.method === "POST" && !request.headers.has("idempotency-key")) {
+      request.headers.set("idempotency-key", `sdk_${crypto.randomUUID()}`);
+    }
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= maxRetries;
+      let res: Response;
+      try {
+        res = await fetchImpl(last ? request : request.clone());
+      } catch (err) {
+        if (last) throw err;
+        await sleep(delayMs(attempt));
+        continue;
+      }
+      if (last || !(await shouldRetry(res))) return res;
+      await sleep(delayMs(attempt, res));
+    }
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Approval = paths["/v1/approvals/{id}"]["get"]["responses"][200]["content"]["application/json"];
+
+/**
+ * Waits for humans to decide an approval, long-polling GET /v1/approvals/{id}?wait=30, and
+ * returns it once it is no longer pending (or, after `timeoutMs`, still pending).
+ */
+export async function waitForApproval(client: AgentDraftClient, id: string, { timeoutMs = 10 * 60_000 } = {}): Promise<Approval> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const wait = Math.max(0, Math.min(30, Math.ceil((deadline - Date.now()) / 1000)));
+    const approval = unwrap(await client.GET("/v1/approvals/{id}", { params: { path: { id }, query: { wait } } }));
+    if (approval.status !== "pending" || Date.now() >= deadline) return approval;
+  }
+}
