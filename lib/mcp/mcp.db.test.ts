@@ -54,7 +54,7 @@ describe("MCP server at /api/mcp", () => {
     expect(tools.map((t) => t.name)).toEqual(MCP_TOOLS.map((t) => t.name));
     expect(tools.map((t) => t.name)).toEqual(
       expect.arrayContaining([
-        "list_inboxes", "list_messages", "get_message", "list_threads", "get_thread",
+        "list_inboxes", "list_messages", "get_message", "list_threads", "get_thread", "send_message", "reply_to_message",
         "check_availability", "place_hold", "extend_hold", "commit_hold", "release_hold",
         "request_approval", "await_approval", "check_approval_policy", "query_audit",
       ]),
@@ -71,6 +71,7 @@ describe("MCP server at /api/mcp", () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.release_hold!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.place_hold!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(byName.send_message!.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
     expect(byName.place_hold!.inputSchema.required).toEqual(expect.arrayContaining(["calendar_ids", "start_time", "end_time"]));
   });
 
@@ -166,11 +167,25 @@ describe("MCP server at /api/mcp", () => {
     expect(thread.structuredContent.messages.map((m: { id: string }) => m.id)).toEqual([message.id]);
     expect((thread.content[0] as { text: string }).text).toContain(EXTERNAL_CONTENT_NOTICE);
 
+    // Replying: threaded by headers, sent once however often the call is retried with its key.
+    const replyArgs = { message_id: message.id, text: "We do not release holds on request by mail.", idempotency_key: "mcp-reply-1" };
+    const reply = await call(client, "reply_to_message", replyArgs);
+    expect(reply.isError).toBeFalsy();
+    expect(reply.structuredContent).toMatchObject({ direction: "outbound", status: "captured", thread_id: message.thread_id, in_reply_to: message.message_id, to: [{ email: "mallory@outside.test" }] });
+    expect((await call(client, "reply_to_message", replyArgs)).structuredContent.id).toBe(reply.structuredContent.id);
+    const sent = await call(client, "send_message", { inbox_id: inbox.id, to: ["bob@team.test"], subject: "Heads-up", text: "Odd mail from Mallory." });
+    expect(sent.structuredContent).toMatchObject({ direction: "outbound", subject: "Heads-up", to: [{ email: "bob@team.test" }] });
+    const outbound = await call(client, "list_messages", { inbox_id: inbox.id, direction: "outbound" });
+    expect(outbound.structuredContent.data.map((m: { id: string }) => m.id).sort()).toEqual([reply.structuredContent.id, sent.structuredContent.id].sort());
+    const noBody = await call(client, "send_message", { inbox_id: inbox.id, to: ["bob@team.test"], subject: "Empty" });
+    expect(noBody.isError).toBe(true);
+
     // Another agent's key: the inbox and message do not exist for it.
     const stranger = await connect(otherKey);
     expect((await call(stranger, "list_inboxes")).structuredContent.data).toEqual([]);
     expect((await call(stranger, "get_message", { message_id: message.id })).structuredContent).toMatchObject({ code: "not_found", status: 404 });
     expect((await call(stranger, "list_messages", { inbox_id: inbox.id })).structuredContent.code).toBe("not_found");
+    expect((await call(stranger, "reply_to_message", { message_id: message.id, text: "hi" })).structuredContent.code).toBe("not_found");
   });
 
   it("requests an approval, checks policy, and await_approval returns once a member decides", async () => {
