@@ -32,6 +32,17 @@ export default function Home() {
         </Link>
       </p>
       <p className="mt-6 text-sm text-slate-600">
+        Building an agent? Read the{" "}
+        <Link className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href="/docs">
+          getting-started guide
+        </Link>{" "}
+        and the{" "}
+        <Link className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href="/docs/api">
+          API reference
+        </Link>
+        .
+      </p>
+      <p className="mt-2 text-sm text-slate-600">
         Service status: <Link className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900" href="/api/health">/api/health</Link>
       </p>
     </main>
