@@ -968,6 +968,8 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             decided_at: string | null;
+            /** @description when it was escalated to the workspace's escalation role (still pending past the delay) */
+            escalated_at: string | null;
             decisions: {
                 member_id: string;
                 /** @enum {string} */
