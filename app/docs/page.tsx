@@ -22,7 +22,7 @@ export default function GettingStartedPage() {
           ))}
         </ol>
       </nav>
-      <main className="guide min-w-0 max-w-3xl flex-1" dangerouslySetInnerHTML={{ __html: html }} />
+      <main className="guide min-w-0 max-w-4xl flex-1" dangerouslySetInnerHTML={{ __html: html }} />
     </div>
   );
 }
