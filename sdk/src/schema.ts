@@ -910,6 +910,8 @@ export interface components {
             automated: boolean;
             automated_reasons: string[];
             size_bytes: number;
+            /** @description received mail: the trace it starts (send it as x-trace-id on what you do about it); sent mail: the trace of the request that sent it */
+            trace_id: string | null;
             /** @description outbound only: delivery attempts, the next one while queued, the last failure or bounce */
             delivery: {
                 attempts: number;
