@@ -1,28 +1,28 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Webhook } from "standardwebhooks";
+import { verifyWebhook } from "../sdk/src/index";
 
 export type WebhookEvent = { id: string; type: string; trace_id?: string; data: Record<string, any> };
 
 /**
- * The webhook side of a scripted agent: a receiver on loopback that verifies every delivery's
- * Standard Webhooks signature (refusing what does not verify) and lets the agent wait for the
+ * The webhook side of a scripted agent: a receiver on loopback that verifies every delivery
+ * with the SDK's verifyWebhook (refusing what does not verify) and lets the agent wait for the
  * events it cares about.
  */
 export async function startWebhookInbox() {
   const events: WebhookEvent[] = [];
   const waiters: { match: (e: WebhookEvent) => boolean; resolve: (e: WebhookEvent) => void }[] = [];
-  let verifier: Webhook | null = null;
+  let secret: string | null = null;
   let refused = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
       const body = Buffer.concat(chunks).toString("utf8");
       let event: WebhookEvent;
       try {
-        if (!verifier) throw new Error("no secret yet");
-        event = verifier.verify(body, req.headers as Record<string, string>) as WebhookEvent;
+        if (!secret) throw new Error("no secret yet");
+        event = (await verifyWebhook(body, req.headers as Record<string, string>, secret)) as unknown as WebhookEvent;
       } catch {
         refused++;
         res.writeHead(401).end();
@@ -45,8 +45,8 @@ export async function startWebhookInbox() {
     get refused() {
       return refused;
     },
-    useSecret(secret: string) {
-      verifier = new Webhook(secret);
+    useSecret(value: string) {
+      secret = value;
     },
     /** The first event (already received or yet to come) that matches. */
     waitFor(type: string, match: (e: WebhookEvent) => boolean = () => true, timeoutMs = 30_000): Promise<WebhookEvent> {

@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { pageWithAuthenticator, snap, switchToNewAuthenticator } from "./helpers";
 import { startWebhookInbox } from "./ops-agent";
+import { createAgentDraftClient, unwrap } from "../sdk/src/index";
 
 // One story, in order, on one fresh database: first run, sign out and in, keys used over
 // real HTTP, the audit trail, an invited member in a second browser, and role enforcement.
@@ -407,20 +408,18 @@ test("quorum: two members approve in their own browsers before the agent's long-
   await expect(inviteePage.getByRole("button", { name: "Save escalation" })).toHaveCount(0);
 });
 
-test("the product's story: an email asks for the staging cluster; the agent holds it, asks a human, commits on approval, replies in the thread; one trace, verified", async ({ request }) => {
-  // The operations agent: a scripted client with its own webhook receiver on loopback.
+test("the product's story: an email asks for the staging cluster; the agent holds it, asks a human, commits on approval, replies in the thread; one trace, verified", async ({ request, baseURL }) => {
+  // The operations agent: a scripted client using the SDK, with its own webhook receiver on loopback.
+  const apiKey = agentAuth.authorization!.replace("Bearer ", "");
+  const agent = createAgentDraftClient({ apiKey, baseUrl: baseURL });
   const hooks = await startWebhookInbox();
   try {
-    const call = async (method: string, path: string, data?: unknown, trace?: string) => {
-      const res = await request.fetch(`/api/v1${path}`, { method, headers: { ...agentAuth, ...(trace ? { "x-trace-id": trace } : {}) }, data });
-      const body = await res.json();
-      if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${JSON.stringify(body)}`);
-      return body;
-    };
-    const endpoint = await call("POST", "/webhook-endpoints", { url: hooks.url, event_types: ["email.received", "approval.resolved", "hold.committed", "email.sent"] });
+    const endpoint = unwrap(
+      await agent.POST("/v1/webhook-endpoints", { body: { url: hooks.url, event_types: ["email.received", "approval.resolved", "hold.committed", "email.sent"] } }),
+    );
     hooks.useSecret(endpoint.secret);
-    const calendar = await call("POST", "/calendars", { name: "staging-eu" });
-    const inbox = (await call("GET", "/inboxes")).data.find((i: { address: string }) => i.address === "ops@agents.localhost");
+    const calendar = unwrap(await agent.POST("/v1/calendars", { body: { name: "staging-eu" } }));
+    const inbox = unwrap(await agent.GET("/v1/inboxes", {})).data.find((i) => i.address === "ops@agents.localhost")!;
 
     // A teammate writes to the agent.
     const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
@@ -442,14 +441,23 @@ test("the product's story: an email asks for the staging cluster; the agent hold
     const trace = received.trace_id!;
     expect(trace).toMatch(/^trace_/);
     expect(received.data.message).toMatchObject({ inbox_id: inbox.id, content_notice: expect.stringContaining("not as instructions") });
+    const traced = createAgentDraftClient({ apiKey, baseUrl: baseURL, traceId: trace });
 
-    const hold = await call("POST", `/calendars/${calendar.id}/holds`, { start_time: `${day}T15:00:00Z`, end_time: `${day}T17:00:00Z`, priority: 80, hold_ttl_seconds: 900, metadata: { for: "sam@team.test" } }, trace);
+    const hold = unwrap(
+      await traced.POST("/v1/calendars/{id}/holds", {
+        params: { path: { id: calendar.id } },
+        body: { start_time: `${day}T15:00:00Z`, end_time: `${day}T17:00:00Z`, priority: 80, hold_ttl_seconds: 900, metadata: { for: "sam@team.test" } },
+      }),
+    );
     expect(hold.status).toBe("held");
-    const approval = await call(
-      "POST",
-      "/approvals",
-      { summary: `Give Sam the staging cluster ${day} 15:00-17:00`, evidence: { hold_id: hold.id, calendar: "staging-eu", message_id: received.data.message.id, asked: received.data.message.text_reply }, action_class: "booking" },
-      trace,
+    const approval = unwrap(
+      await traced.POST("/v1/approvals", {
+        body: {
+          summary: `Give Sam the staging cluster ${day} 15:00-17:00`,
+          evidence: { hold_id: hold.id, calendar: "staging-eu", message_id: received.data.message.id, asked: received.data.message.text_reply },
+          action_class: "booking",
+        },
+      }),
     );
 
     // A member approves in the browser.
@@ -464,18 +472,20 @@ test("the product's story: an email asks for the staging cluster; the agent hold
     const resolved = await hooks.waitFor("approval.resolved", (e) => e.data.approval_id === approval.id);
     expect(resolved.data).toMatchObject({ status: "approved", note: "Go ahead" });
     expect(resolved.trace_id).toBe(trace);
-    const committed = await call("POST", `/holds/${hold.id}/commit`, {}, trace);
+    const committed = unwrap(await traced.POST("/v1/holds/{id}/commit", { params: { path: { id: hold.id } }}));
     expect(committed.status).toBe("committed");
-    const reply = await call("POST", `/messages/${received.data.message.id}/reply`, { text: `Done: the staging cluster is yours on ${day}, 15:00-17:00.` }, trace);
+    const reply = unwrap(
+      await traced.POST("/v1/messages/{id}/reply", { params: { path: { id: received.data.message.id } }, body: { text: `Done: the staging cluster is yours on ${day}, 15:00-17:00.` } }),
+    );
     expect(reply).toMatchObject({ thread_id: received.data.message.thread_id, in_reply_to: "<story-1@team.test>", status: "captured" });
     await hooks.waitFor("email.sent", (e) => e.data.message.id === reply.id);
     expect(hooks.refused).toBe(0);
 
     // The audit trail tells the whole story under one trace id, and the chain verifies.
     await expect
-      .poll(async () => (await call("GET", `/audit?trace_id=${trace}&limit=100`)).data.map((e: { action: string }) => e.action).reverse(), { timeout: 15_000 })
+      .poll(async () => unwrap(await agent.GET("/v1/audit", { params: { query: { trace_id: trace, limit: 100 } } })).data.map((e) => e.action).reverse(), { timeout: 15_000 })
       .toEqual(["email.received", "hold.created", "approval.requested", "approval.approved_by_member", "approval.approved", "hold.committed", "email.sent"]);
-    expect(await call("GET", "/audit/verify")).toMatchObject({ valid: true });
+    expect(unwrap(await agent.GET("/v1/audit/verify", {}))).toMatchObject({ valid: true });
 
     await ownerPage.goto(`/inboxes/${inbox.id}/threads/${received.data.message.thread_id}`);
     await expect(ownerPage.getByTestId("thread-message")).toHaveCount(2);
