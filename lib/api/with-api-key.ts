@@ -2,12 +2,12 @@ import type { z } from "zod";
 import type { Actor } from "../actor";
 import { AppError } from "../errors";
 import { env } from "../config/env";
-import { authenticate, requireScope, type AuthenticatedKey } from "./authenticate";
-import { takeToken } from "./rate-limit";
+import { requireScope, type AuthenticatedKey } from "./authenticate";
+import { admitRequest } from "./admit-request";
 import { parseJsonBody, readBody } from "./read-body";
 import { runIdempotent, requestFingerprint, validateIdempotencyKey } from "./idempotency";
 import { problemResponse } from "./problem";
-import { newRequestId, readTraceId } from "./request-ids";
+import { newRequestId } from "./request-ids";
 import { queryObject } from "./pagination";
 import type { Operation } from "./operation";
 
@@ -41,15 +41,7 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
     const requestId = newRequestId();
     const headers = new Headers({ "x-request-id": requestId });
     try {
-      const traceId = readTraceId(req.headers);
-      const key = await authenticate(req.headers.get("authorization"));
-
-      const limit = await takeToken(`key:${key.id}`);
-      headers.set("ratelimit-limit", String(limit.limit));
-      headers.set("ratelimit-remaining", String(limit.remaining));
-      if (!limit.allowed) {
-        throw new AppError("rate_limited", `Too many requests for this API key. Retry in ${limit.retryAfterSeconds} s.`, {}, { "retry-after": String(limit.retryAfterSeconds) });
-      }
+      const { key, traceId } = await admitRequest(req, headers);
       requireScope(key, op.scope);
 
       const url = new URL(req.url);

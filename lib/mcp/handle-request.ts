@@ -1,10 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { AppError } from "../errors";
 import { env } from "../config/env";
-import { authenticate } from "../api/authenticate";
-import { takeToken } from "../api/rate-limit";
+import { admitRequest } from "../api/admit-request";
 import { problemResponse } from "../api/problem";
-import { newRequestId, readTraceId } from "../api/request-ids";
+import { newRequestId } from "../api/request-ids";
 import { createMcpServer } from "./create-server";
 
 /**
@@ -15,14 +14,7 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   const requestId = newRequestId();
   const headers = new Headers({ "x-request-id": requestId });
   try {
-    const traceId = readTraceId(req.headers);
-    const key = await authenticate(req.headers.get("authorization"));
-    const limit = await takeToken(`key:${key.id}`);
-    headers.set("ratelimit-limit", String(limit.limit));
-    headers.set("ratelimit-remaining", String(limit.remaining));
-    if (!limit.allowed) {
-      throw new AppError("rate_limited", `Too many requests for this API key. Retry in ${limit.retryAfterSeconds} s.`, {}, { "retry-after": String(limit.retryAfterSeconds) });
-    }
+    const { key, traceId } = await admitRequest(req, headers);
 
     const server = createMcpServer({
       key,
