@@ -26,6 +26,10 @@ export const ID_PREFIXES = {
   invitation: "inv",
   outboundMail: "mail",
   trace: "trace",
+  googleConnection: "gconn",
+  googleLink: "glink",
+  googleBusy: "gbusy",
+  googleExport: "gexp",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -24,3 +24,7 @@ export * from "./sessions";
 export * from "./authenticators";
 export * from "./invitations";
 export * from "./outbound-mail";
+export * from "./google-connections";
+export * from "./google-calendar-links";
+export * from "./external-busy-intervals";
+export * from "./google-event-exports";

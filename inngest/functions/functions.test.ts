@@ -14,6 +14,9 @@ const lib = vi.hoisted(() => ({
   notifyApprovers: vi.fn(async () => 2),
   escalateApprovals: vi.fn(async () => 1),
   deliverOutboundMail: vi.fn(async () => ({ sent: 2, retried: 1, failed: 0 })),
+  syncDueLinks: vi.fn(async () => 3),
+  runDueExports: vi.fn(async () => ({ attempted: 4, succeeded: 4 })),
+  renewChannels: vi.fn(async () => 5),
 }));
 vi.mock("../../lib/webhooks/fan-out", () => ({ fanOutEvents: lib.fanOutEvents }));
 vi.mock("../../lib/webhooks/deliver", () => ({ deliverDueWebhooks: lib.deliverDueWebhooks }));
@@ -25,6 +28,9 @@ vi.mock("../../lib/audit/seal-chain", () => ({ sealAuditChain: lib.sealAuditChai
 vi.mock("../../lib/approvals/notify-approvers", () => ({ notifyApprovers: lib.notifyApprovers }));
 vi.mock("../../lib/approvals/escalation", () => ({ escalateApprovals: lib.escalateApprovals }));
 vi.mock("../../lib/mail/outbound/deliver-outbound", () => ({ deliverOutboundMail: lib.deliverOutboundMail }));
+vi.mock("../../lib/google/sync-calendar", () => ({ syncDueLinks: lib.syncDueLinks }));
+vi.mock("../../lib/google/export-event", () => ({ runDueExports: lib.runDueExports }));
+vi.mock("../../lib/google/push-channel", () => ({ renewChannels: lib.renewChannels }));
 
 const { webhookFanOut } = await import("./webhook-fan-out");
 const { webhookDeliveries } = await import("./webhook-deliveries");
@@ -34,6 +40,9 @@ const { expireHoldsFunction } = await import("./expire-holds");
 const { expireApprovalsFunction } = await import("./expire-approvals");
 const { sealAuditChainFunction } = await import("./seal-audit-chain");
 const { deliverOutboundMailFunction } = await import("./deliver-outbound-mail");
+const { googleSyncFunction } = await import("./google-sync");
+const { googleExportFunction } = await import("./google-export");
+const { googleRenewChannelsFunction } = await import("./google-renew-channels");
 const { functions } = await import("./index");
 const { ROUNDS } = await import("./rounds");
 
@@ -89,6 +98,17 @@ describe("Inngest functions", () => {
     expect(result).toEqual({ deliveries: 5, events: 6 });
   });
 
+  it("syncs and exports Google calendars once per round, and renews push channels", async () => {
+    const sync = await new InngestTestEngine({ function: googleSyncFunction }).execute({ steps: sleeps });
+    expect(sync.result).toEqual({ synced: 3 * ROUNDS });
+    expect(lib.syncDueLinks).toHaveBeenCalledTimes(ROUNDS);
+    const exp = await new InngestTestEngine({ function: googleExportFunction }).execute({ steps: sleeps });
+    expect(exp.result).toEqual({ attempted: 4 * ROUNDS });
+    const renew = await new InngestTestEngine({ function: googleRenewChannelsFunction }).execute();
+    expect(renew.result).toEqual({ renewed: 5 });
+    expect(googleRenewChannelsFunction.opts.triggers).toEqual([{ cron: "*/15 * * * *" }]);
+  });
+
   it("serves every function with a cron trigger", () => {
     expect(functions.map((f) => f.id())).toEqual([
       "seal-audit-chain",
@@ -99,6 +119,9 @@ describe("Inngest functions", () => {
       "expire-holds",
       "expire-approvals",
       "deliver-outbound-mail",
+      "google-sync",
+      "google-export",
+      "google-renew-channels",
     ]);
     for (const f of functions) expect(f.opts.triggers).toEqual([{ cron: expect.any(String) }]);
   });

@@ -2,14 +2,17 @@ import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { env } from "../config/env";
 
-export type RateLimitResult = { allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number };
+export type RateLimitResult = { allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number; retryAfterMs: number };
 
 /**
  * Takes one token from a Postgres-held token bucket, in one atomic statement, so the limit
  * holds across any number of server instances. Refill is computed from elapsed time.
  */
-export async function takeToken(bucket: string): Promise<RateLimitResult> {
-  const { API_RATE_LIMIT_PER_SECOND: rate, API_RATE_LIMIT_BURST: burst } = env();
+export async function takeToken(
+  bucket: string,
+  limits: { rate: number; burst: number } = { rate: env().API_RATE_LIMIT_PER_SECOND, burst: env().API_RATE_LIMIT_BURST },
+): Promise<RateLimitResult> {
+  const { rate, burst } = limits;
   const db = await getDb();
   // refill = min(burst, tokens + elapsed * rate); take one when refill >= 1. The row lock of
   // ON CONFLICT DO UPDATE makes concurrent requests on one key take turns.
@@ -30,5 +33,6 @@ export async function takeToken(bucket: string): Promise<RateLimitResult> {
     limit: burst,
     remaining: Math.max(0, Math.floor(tokens)),
     retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / rate)),
+    retryAfterMs: allowed ? 0 : Math.max(1, Math.ceil(((1 - tokens) / rate) * 1000)),
   };
 }

@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
-import { calendarEvents, holds } from "../../db/schema";
+import { calendarEvents, externalBusyIntervals, holds } from "../../db/schema";
 import { isLive, overlaps } from "../holds/live";
 import { getCalendar } from "./calendars";
 
 type Interval = { start: number; end: number };
 
-/** Free/busy for [from, to): confirmed events and live holds are busy; the rest is free. */
+/** Free/busy for [from, to): confirmed events, imported Google busy time and live holds are busy; the rest is free. */
 export async function availability(workspaceId: string, calendarId: string, from: Date, to: Date) {
   await getCalendar(workspaceId, calendarId);
   const q = await queryable();
@@ -15,6 +15,10 @@ export async function availability(workspaceId: string, calendarId: string, from
     .select()
     .from(calendarEvents)
     .where(and(eq(calendarEvents.calendarId, calendarId), eq(calendarEvents.status, "confirmed"), sql`${calendarEvents.span} && ${range}`));
+  const external = await q
+    .select()
+    .from(externalBusyIntervals)
+    .where(and(eq(externalBusyIntervals.calendarId, calendarId), sql`${externalBusyIntervals.span} && ${range}`));
   const live = await q
     .select()
     .from(holds)
@@ -22,6 +26,7 @@ export async function availability(workspaceId: string, calendarId: string, from
 
   const busy = [
     ...events.map((e) => ({ start_time: e.startTime, end_time: e.endTime, kind: "event" as const, id: e.id, priority: null, expires_at: null })),
+    ...external.map((b) => ({ start_time: b.startTime, end_time: b.endTime, kind: "external_busy" as const, id: b.id, priority: null, expires_at: null })),
     ...live.map((h) => ({ start_time: h.startTime, end_time: h.endTime, kind: "hold" as const, id: h.id, priority: h.priority, expires_at: h.expiresAt.toISOString() })),
   ].sort((a, b) => a.start_time.getTime() - b.start_time.getTime());
 

@@ -9,6 +9,7 @@ import { page, type Pagination } from "../api/pagination";
 import { lockCalendars } from "./lock-calendars";
 import { getCalendar } from "./calendars";
 import { serializeCalendarEvent } from "./serialize";
+import { queueExportRemoval } from "../google/export-event";
 
 export async function listEvents(
   workspaceId: string,
@@ -43,6 +44,7 @@ export async function cancelEvent(actor: Actor, eventId: string): Promise<Calend
       .set({ status: "cancelled", cancelledAt: sql`clock_timestamp()` })
       .where(eq(calendarEvents.id, eventId))
       .returning();
+    await queueExportRemoval(tx, eventId);
     await emitEvent(tx, actor, { type: "event.cancelled", agentId: cancelled!.agentId, data: { event: serializeCalendarEvent(cancelled!) } });
     await appendAudit(tx, [
       { actor, action: "event.cancelled", resource: { type: "event", id: eventId }, agentId: cancelled!.agentId, summary: { calendar_id: cancelled!.calendarId } },

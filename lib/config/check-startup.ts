@@ -6,6 +6,7 @@ import { env } from "./env";
 import { parseAllowlist } from "../webhooks/ssrf-guard";
 import { jobRunnerMode } from "../jobs/job-runner-mode";
 import { authSecretProblem } from "./auth-secret";
+import { googleConfigProblem } from "../google/config";
 
 /** Background-work and webhook settings that would otherwise fail later, quietly. */
 function checkJobsAndWebhooks(): string | null {
@@ -33,6 +34,8 @@ export async function checkStartup(): Promise<string | null> {
     }
     const jobs = checkJobsAndWebhooks();
     if (jobs) return jobs;
+    const google = googleConfigProblem();
+    if (google) return google;
     const secretProblem = authSecretProblem();
     if (secretProblem) return secretProblem;
     const config = resolveDatabaseConfig();

@@ -55,9 +55,26 @@ const envSchema = z.object({
   RESEND_BASE_URL: z.url().optional(),
   /** The signing secret (`whsec_...`) of the Resend webhook that posts to /api/inbound/resend. */
   RESEND_WEBHOOK_SECRET: z.string().trim().startsWith("whsec_", "Resend's webhook signing secret starts with whsec_").optional(),
+  /** Google Calendar sync (OAuth client of a Google Cloud project). Both unset: Google is not configured; the app runs without it. */
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  /** Where the Google APIs and OAuth endpoints live: Google's by default; tests and self-hosters may point them elsewhere. */
+  GOOGLE_API_ROOT_URL: z.url().default("https://www.googleapis.com/"),
+  GOOGLE_OAUTH_AUTH_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_OAUTH_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
+  GOOGLE_OAUTH_REVOKE_URL: z.url().default("https://oauth2.googleapis.com/revoke"),
+  /** The public https origin Google sends push notifications to. Unset: AUTH_URL when it is https; otherwise no push, periodic resync only. */
+  GOOGLE_PUSH_BASE_URL: z.url().optional(),
+  /** Periodic resync of each linked calendar (the safety net under push notifications). */
+  GOOGLE_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
+  /** Requests per second per Google connection (token bucket, burst of twice that). */
+  GOOGLE_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().max(1000).default(5),
+  /** First backoff after a 403/429 quota answer; doubles per retry, with jitter. */
+  GOOGLE_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
 
 export class ConfigError extends Error {
   override name = "ConfigError";

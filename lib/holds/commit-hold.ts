@@ -7,6 +7,7 @@ import { appendAudit } from "../audit/append-audit";
 import { emitEvent } from "../events/emit-event";
 import { loadHoldForChange, assertLive } from "./load-hold";
 import { serializeHold } from "./serialize";
+import { queueExports } from "../google/export-event";
 
 /**
  * Turns a live hold into committed events, one per calendar, atomically. A hold past its TTL
@@ -42,6 +43,8 @@ export async function commitHold(actor: Actor, holdId: string): Promise<{ hold: 
       .set({ status: "committed", endedAt: sql`clock_timestamp()` })
       .where(eq(holds.id, holdId))
       .returning();
+    // Linked calendars get their Google copy from the export job; queued here, so never lost.
+    await queueExports(tx, events);
     const eventIds = events.map((e) => e.id).sort();
     await emitEvent(tx, actor, { type: "hold.committed", agentId: hold.agentId, data: { hold: serializeHold(committed!, eventIds) } });
     await appendAudit(tx, [

@@ -1,15 +1,17 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client";
-import { calendarEvents, holds, type HoldRow } from "../../db/schema";
+import { calendarEvents, externalBusyIntervals, holds, type HoldRow } from "../../db/schema";
 import { isLive, overlaps } from "./live";
 
 export type Conflict =
   | { type: "event"; id: string; calendar_id: string; start_time: string; end_time: string }
+  | { type: "external_busy"; id: string; calendar_id: string; source: "google"; start_time: string; end_time: string }
   | { type: "hold"; id: string; calendar_ids: string[]; agent_id: string | null; priority: number; start_time: string; end_time: string; expires_at: string };
 
 /**
- * What stands in the way of [start, end) on these calendars: confirmed events, and live holds
- * (the caller splits those by priority). Call with the calendars locked.
+ * What stands in the way of [start, end) on these calendars: confirmed events, busy time
+ * imported from linked Google calendars, and live holds (the caller splits those by
+ * priority). Call with the calendars locked: imported busy time is written under the same locks.
  */
 export async function findConflicts(
   tx: Transaction,
@@ -18,7 +20,7 @@ export async function findConflicts(
   start: Date,
   end: Date,
   excludeHoldId?: string,
-): Promise<{ events: Conflict[]; liveHolds: HoldRow[] }> {
+): Promise<{ events: Conflict[]; external: Conflict[]; liveHolds: HoldRow[] }> {
   const events = await tx
     .select()
     .from(calendarEvents)
@@ -27,6 +29,15 @@ export async function findConflicts(
         inArray(calendarEvents.calendarId, calendarIds),
         eq(calendarEvents.status, "confirmed"),
         sql`${calendarEvents.span} && tstzrange(${start.toISOString()}::timestamptz, ${end.toISOString()}::timestamptz, '[)')`,
+      ),
+    );
+  const external = await tx
+    .select()
+    .from(externalBusyIntervals)
+    .where(
+      and(
+        inArray(externalBusyIntervals.calendarId, calendarIds),
+        sql`${externalBusyIntervals.span} && tstzrange(${start.toISOString()}::timestamptz, ${end.toISOString()}::timestamptz, '[)')`,
       ),
     );
   const liveHolds = await tx
@@ -48,6 +59,14 @@ export async function findConflicts(
       calendar_id: e.calendarId,
       start_time: e.startTime.toISOString(),
       end_time: e.endTime.toISOString(),
+    })),
+    external: external.map((b) => ({
+      type: "external_busy" as const,
+      id: b.id,
+      calendar_id: b.calendarId,
+      source: "google" as const,
+      start_time: b.startTime.toISOString(),
+      end_time: b.endTime.toISOString(),
     })),
     liveHolds,
   };

@@ -27,15 +27,17 @@ export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHold
 
   return transaction(async (tx) => {
     await lockCalendars(tx, actor.workspaceId, calendarIds);
-    const { events, liveHolds } = await findConflicts(tx, actor.workspaceId, calendarIds, start, end);
+    const { events, external, liveHolds } = await findConflicts(tx, actor.workspaceId, calendarIds, start, end);
     const winners = liveHolds.filter((h) => h.priority >= input.priority);
-    if (events.length || winners.length) {
+    if (events.length || external.length || winners.length) {
       throw new AppError(
         "hold_conflict",
         events.length
           ? "The time overlaps a committed event."
-          : `The time overlaps a live hold of priority ${Math.max(...winners.map((h) => h.priority))} (yours: ${input.priority}).`,
-        { conflicts: [...events, ...winners.map(holdConflict)] },
+          : external.length
+            ? "The time overlaps busy time in a linked Google calendar."
+            : `The time overlaps a live hold of priority ${Math.max(...winners.map((h) => h.priority))} (yours: ${input.priority}).`,
+        { conflicts: [...events, ...external, ...winners.map(holdConflict)] },
       );
     }
 

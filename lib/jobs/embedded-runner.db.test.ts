@@ -29,7 +29,7 @@ describe("single-runner lock", () => {
     }
   });
 
-  it("registers the audit, webhook, idempotency, hold, approval and mail jobs", () => {
+  it("registers the audit, webhook, idempotency, hold, approval, mail and Google jobs", () => {
     expect(JOBS.map((j) => [j.name, j.intervalMs])).toEqual([
       ["audit.seal", 1000],
       ["webhooks.fan-out", 1000],
@@ -41,6 +41,9 @@ describe("single-runner lock", () => {
       ["approvals.notify", 2000],
       ["approvals.escalate", 5000],
       ["mail.deliver", 1000],
+      ["google.sync", 2000],
+      ["google.export", 2000],
+      ["google.renew-channels", 900_000],
     ]);
   });
 });

@@ -8,6 +8,9 @@ import { notifyApprovers } from "../approvals/notify-approvers";
 import { escalateApprovals } from "../approvals/escalation";
 import { sealAuditChain } from "../audit/seal-chain";
 import { deliverOutboundMail } from "../mail/outbound/deliver-outbound";
+import { syncDueLinks } from "../google/sync-calendar";
+import { runDueExports } from "../google/export-event";
+import { renewChannels } from "../google/push-channel";
 
 /**
  * A background job: an idempotent function in lib/ (the database is the source of truth),
@@ -31,4 +34,8 @@ export const JOBS: Job[] = [
   { name: "approvals.escalate", intervalMs: 5_000, run: () => escalateApprovals() },
   // Queued agent mail to Resend (only when RESEND_API_KEY is set; otherwise mail is captured at once).
   { name: "mail.deliver", intervalMs: 1_000, run: () => deliverOutboundMail() },
+  // Google Calendar (no-ops without GOOGLE_CLIENT_ID): import due links, export commits and cancels, keep push channels open.
+  { name: "google.sync", intervalMs: 2_000, run: () => syncDueLinks() },
+  { name: "google.export", intervalMs: 2_000, run: () => runDueExports() },
+  { name: "google.renew-channels", intervalMs: 15 * 60 * 1_000, run: () => renewChannels() },
 ];
