@@ -1,0 +1,20 @@
+import { acceptNotification } from "@/lib/google/push-channel";
+import { problemResponse } from "@/lib/api/problem";
+import { newRequestId } from "@/lib/api/request-ids";
+
+// POST /api/google/notifications — Google Calendar push notifications (events.watch channels)
+export async function POST(req: Request) {
+  const requestId = newRequestId();
+  const h = req.headers;
+  try {
+    const result = await acceptNotification({
+      channelId: h.get("x-goog-channel-id"),
+      token: h.get("x-goog-channel-token"),
+      resourceId: h.get("x-goog-resource-id"),
+      resourceState: h.get("x-goog-resource-state"),
+    });
+    return Response.json({ received: true, sync_scheduled: result.scheduled }, { headers: { "x-request-id": requestId } });
+  } catch (err) {
+    return problemResponse(err, requestId, { "x-request-id": requestId });
+  }
+}
