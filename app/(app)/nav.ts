@@ -7,6 +7,7 @@ export const NAV: NavItem[] = [
   { href: "/overview", label: "Overview" },
   { href: "/approvals", label: "Approvals" },
   { href: "/calendars", label: "Calendars" },
+  { href: "/google", label: "Google Calendar" },
   { href: "/inboxes", label: "Inboxes" },
   { href: "/agents", label: "Agents" },
   { href: "/keys", label: "API keys" },

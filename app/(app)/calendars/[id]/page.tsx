@@ -5,6 +5,7 @@ import { requireMember } from "@/lib/auth/current-member";
 import { listAgents } from "@/lib/agents/list-agents";
 import { calendarTimeline, type TimelineItem } from "@/lib/calendars/timeline";
 import { AppError } from "@/lib/errors";
+import { linkOfCalendar } from "@/lib/google/links";
 import { Card, PageHeader, linkClass, secondaryButtonClass } from "../../_components/ui";
 
 export const metadata: Metadata = { title: "Calendar" };
@@ -19,6 +20,13 @@ function parseDay(value: string | undefined): Date {
   return Number.isNaN(d.getTime()) ? new Date(`${isoDay(new Date())}T00:00:00Z`) : new Date(`${isoDay(d)}T00:00:00Z`);
 }
 
+const BLOCK_STYLE: Record<TimelineItem["kind"], string> = {
+  hold: "border-dashed border-amber-500 bg-amber-50 text-amber-950",
+  event: "border-indigo-600 bg-indigo-600 text-white",
+  external: "border-slate-500 bg-slate-200 text-slate-900",
+};
+const BLOCK_NAME: Record<TimelineItem["kind"], string> = { hold: "Hold", event: "Booked", external: "Busy in Google" };
+
 function Block({ item, dayStart, label }: { item: TimelineItem; dayStart: number; label: string }) {
   const start = Math.max(item.start.getTime(), dayStart);
   const end = Math.min(item.end.getTime(), dayStart + DAY_MS);
@@ -27,12 +35,13 @@ function Block({ item, dayStart, label }: { item: TimelineItem; dayStart: number
   const hold = item.kind === "hold";
   return (
     <li
-      className={`absolute inset-x-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs leading-tight ${hold ? "border-dashed border-amber-500 bg-amber-50 text-amber-950" : "border-indigo-600 bg-indigo-600 text-white"}`}
+      className={`absolute inset-x-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs leading-tight ${BLOCK_STYLE[item.kind]}`}
       style={{ top: `${top}%`, height: `${height}%` }}
-      title={`${hold ? "Hold" : "Event"} ${item.id}: ${hhmm(item.start)}–${hhmm(item.end)} UTC`}
+      title={`${BLOCK_NAME[item.kind]} ${item.id}: ${hhmm(item.start)}–${hhmm(item.end)} UTC`}
       data-testid={`timeline-${item.kind}`}
     >
-      <span className="font-semibold">{hold ? "Hold" : "Booked"}</span> · {label} · {hhmm(item.start)}–{hhmm(item.end)}
+      <span className="font-semibold">{BLOCK_NAME[item.kind]}</span>
+      {item.kind === "external" ? "" : ` · ${label}`} · {hhmm(item.start)}–{hhmm(item.end)}
       {hold ? ` · priority ${item.priority} · held until ${item.expiresAt!.toISOString().slice(11, 19)}` : ""}
     </li>
   );
@@ -68,6 +77,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
     throw err;
   });
   const agents = await listAgents(workspace.id, { limit: 100 });
+  const googleLink = await linkOfCalendar(workspace.id, id);
   const names = new Map(agents.items.map((a) => [a.id, a.name]));
   const step = view === "week" ? 7 : 1;
   const link = (d: Date, v = view) => `/calendars/${id}?view=${v}&date=${isoDay(d)}`;
@@ -98,6 +108,12 @@ export default async function CalendarPage({ params, searchParams }: { params: P
           <span>
             <span className="mr-1 inline-block h-3 w-3 rounded-sm border border-dashed border-amber-500 bg-amber-50 align-middle" aria-hidden /> live hold (tentative until it expires)
           </span>
+          {googleLink ? (
+            <span>
+              <span className="mr-1 inline-block h-3 w-3 rounded-sm border border-slate-500 bg-slate-200 align-middle" aria-hidden /> busy in Google ({googleLink.googleCalendarName ?? googleLink.googleCalendarId}
+              {googleLink.syncStatus === "failed" ? `: sync failing, ${googleLink.lastSyncError}` : googleLink.lastSyncedAt ? `, synced ${googleLink.lastSyncedAt.toISOString().slice(0, 16).replace("T", " ")} UTC` : ", first sync pending"})
+            </span>
+          ) : null}
           <span>{timeline.items.length} in this range</span>
         </p>
         <div className="flex gap-2">
@@ -118,7 +134,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
         <ul className="sr-only">
           {timeline.items.map((i) => (
             <li key={i.id}>
-              {i.kind} {i.id} by {i.agentId ? (names.get(i.agentId) ?? i.agentId) : "workspace key"} from {i.start.toISOString()} to {i.end.toISOString()}
+              {i.kind === "external" ? "busy in Google" : `${i.kind} ${i.id} by ${i.agentId ? (names.get(i.agentId) ?? i.agentId) : "workspace key"}`} from {i.start.toISOString()} to {i.end.toISOString()}
               {i.expiresAt ? `, held until ${i.expiresAt.toISOString()}` : ""}
             </li>
           ))}

@@ -1,0 +1,20 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { currentMember } from "@/lib/auth/current-member";
+import { completeGoogleConnect } from "@/lib/google/connections";
+import { takeGoogleOAuthCookie } from "@/lib/google/oauth-cookie";
+import { actionError } from "@/lib/auth/member-action";
+
+// GET /api/google/oauth/callback?code&state — Google sends the browser back here after consent
+export async function GET(req: NextRequest) {
+  const back = (params: Record<string, string>) => NextResponse.redirect(new URL(`/google?${new URLSearchParams(params)}`, req.nextUrl));
+  const m = await currentMember();
+  if (!m) return NextResponse.redirect(new URL("/sign-in", req.nextUrl));
+  const q = req.nextUrl.searchParams;
+  try {
+    const connection = await completeGoogleConnect(m.member, { cookie: await takeGoogleOAuthCookie(), state: q.get("state"), code: q.get("code"), error: q.get("error") });
+    return back({ connected: connection.googleEmail });
+  } catch (err) {
+    const state = actionError(err);
+    return back({ error: state && !state.ok ? state.error : "Could not connect Google." });
+  }
+}
