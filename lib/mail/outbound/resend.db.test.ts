@@ -76,7 +76,7 @@ describe("sending through Resend", () => {
     expect(events.filter((e) => (e.data as { message: { id: string } }).message.id === reply.json.id)).toEqual([
       expect.objectContaining({ agentId: agent.id, data: expect.objectContaining({ message: expect.objectContaining({ status: "sent" }) }) }),
     ]);
-    const audit = await (await getDb()).select().from(auditEntries).where(eq(auditEntries.resourceId, reply.json.id));
+    const audit = await (await getDb()).select().from(auditEntries).where(eq(auditEntries.resourceId, reply.json.id)).orderBy(auditEntries.id);
     expect(audit.map((a) => a.action)).toEqual(["email.queued", "email.sent"]);
     // The job's entry joins the trace of the request that sent the mail.
     expect(audit.map((a) => a.traceId)).toEqual(["trace-reply-1", "trace-reply-1"]);
@@ -162,7 +162,7 @@ describe("Resend's webhooks", () => {
     );
     expect(bounced).toHaveLength(1);
     expect(bounced[0]).toMatchObject({ agentId: agent.id, data: { bounce: { message: "550 5.1.1 mailbox does not exist" }, message: { status: "bounced" } } });
-    const audit = await (await getDb()).select().from(auditEntries).where(eq(auditEntries.resourceId, id));
+    const audit = await (await getDb()).select().from(auditEntries).where(eq(auditEntries.resourceId, id)).orderBy(auditEntries.id);
     expect(audit.map((a) => a.action)).toEqual(["email.queued", "email.sent", "email.delivered", "email.bounced"]);
   });
 
