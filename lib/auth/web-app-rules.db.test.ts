@@ -43,7 +43,7 @@ async function invite(by: MemberRow, address: string, role: "admin" | "approver"
 
 async function actions(workspaceId: string) {
   const db = await getDb();
-  const rows = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspaceId)).orderBy(auditEntries.seq);
+  const rows = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspaceId)).orderBy(auditEntries.seq, auditEntries.id); // unsealed entries (seq null) last, in insertion order
   return rows.map((r) => `${r.actorType}:${r.action}`);
 }
 
