@@ -216,7 +216,7 @@ export interface paths {
         put?: never;
         /**
          * Place a tentative hold on a calendar
-         * @description Conflicts with a committed event or a live hold of equal or higher priority: 409 hold_conflict listing them. Live holds of strictly lower priority are preempted. Intervals are half-open [start, end).
+         * @description Conflicts with a committed event, busy time imported from a linked Google calendar (type external_busy), or a live hold of equal or higher priority: 409 hold_conflict listing them. Live holds of strictly lower priority are preempted. Intervals are half-open [start, end).
          */
         post: operations["placeHold"];
         delete?: never;
@@ -759,10 +759,10 @@ export interface components {
                 /** Format: date-time */
                 end_time: string;
                 /**
-                 * @description a committed event, or a live (tentative) hold
+                 * @description a committed event, a live (tentative) hold, or busy time imported from the linked Google calendar
                  * @enum {string}
                  */
-                kind: "event" | "hold";
+                kind: "event" | "hold" | "external_busy";
                 id: string;
                 /** @description a hold's priority: a higher one may preempt it */
                 priority: number | null;

@@ -47,8 +47,8 @@ export const placeHoldTool = defineTool({
   name: "place_hold",
   title: "Place a hold",
   description:
-    "Tentatively hold time on one or more calendars (all or nothing) for hold_ttl_seconds. A committed event or a live hold of equal " +
-    "or higher priority in the way fails with hold_conflict listing them; live holds of strictly lower priority are preempted. " +
+    "Tentatively hold time on one or more calendars (all or nothing) for hold_ttl_seconds. A committed event, busy time from a linked " +
+    "Google calendar, or a live hold of equal or higher priority in the way fails with hold_conflict listing them; live holds of strictly lower priority are preempted. " +
     "Commit the hold to book the time, or release it. Intervals are half-open [start, end).",
   scope,
   input: { ...placeMultiHoldInput.shape, idempotency_key: idempotencyKeyArg },
