@@ -125,7 +125,7 @@ describe("exporting committed events to Google", () => {
     }
     expect(await exportOf(eventId)).toMatchObject({ status: "failed", attempts: MAX_EXPORT_ATTEMPTS, nextAttemptAt: null });
     const db = await getDb();
-    const failures = await db.select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, setup.workspace.id), eq(webhookEvents.type, "calendar.sync_failed")));
+    const failures = await db.select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, setup.workspace.id), eq(webhookEvents.type, "calendar.sync_failed"))).orderBy(webhookEvents.id);
     expect(failures.map((f) => (f.data as { will_retry: boolean }).will_retry)).toEqual([true, false]);
     expect(fake.liveEvents(setup.gcal)).toEqual([]);
 
