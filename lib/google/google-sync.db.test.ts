@@ -191,6 +191,23 @@ describe("importing busy time", () => {
     await syncLink(link.id);
     expect((await api(`/api/v1/calendars/${calendar.id}/holds`, { key, body: { start_time: T(14), end_time: T(15), hold_ttl_seconds: 60 } })).status).toBe(201);
   });
+
+  it("a hold whose time became busy in Google after it was granted cannot be committed, and stays held", async () => {
+    const fake = fakeGoogle();
+    const { link, calendar, gcal, workspace } = await linkedCalendar(fake);
+    const { key } = await newKey(workspace.id);
+    const hold = await api(`/api/v1/calendars/${calendar.id}/holds`, { key, body: { start_time: T(10), end_time: T(11), hold_ttl_seconds: 120 } });
+    expect(hold.status).toBe(201);
+    fake.addEvent(gcal, { id: "standup", start: T(10, 30), end: T(10, 45), summary: "Stand-up" });
+    await syncLink(link.id);
+    const refused = await api(`/api/v1/holds/${hold.json.id}/commit`, { key, method: "POST" });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ code: "hold_conflict", conflicts: [expect.objectContaining({ type: "external_busy", start_time: T(10, 30), end_time: T(10, 45) })] });
+    expect((await api(`/api/v1/holds/${hold.json.id}`, { key })).json.status).toBe("held");
+    fake.deleteEvent(gcal, "standup");
+    await syncLink(link.id);
+    expect((await api(`/api/v1/holds/${hold.json.id}/commit`, { key, method: "POST" })).status).toBe(200);
+  });
 });
 
 describe("quotas and failures", () => {

@@ -8,10 +8,13 @@ import { emitEvent } from "../events/emit-event";
 import { loadHoldForChange, assertLive } from "./load-hold";
 import { serializeHold } from "./serialize";
 import { queueExports } from "../google/export-event";
+import { AppError } from "../errors";
+import { findConflicts } from "./find-conflicts";
 
 /**
  * Turns a live hold into committed events, one per calendar, atomically. A hold past its TTL
- * or preempted cannot be committed (hold_expired / hold_preempted). Committing twice returns
+ * or preempted cannot be committed (hold_expired / hold_preempted), nor one whose time became
+ * busy in a linked Google calendar meanwhile (hold_conflict). Committing twice returns
  * the same events.
  */
 export async function commitHold(actor: Actor, holdId: string): Promise<{ hold: HoldRow; events: CalendarEventRow[] }> {
@@ -22,6 +25,12 @@ export async function commitHold(actor: Actor, holdId: string): Promise<{ hold: 
       return { hold, events };
     }
     assertLive(hold, live);
+    // Busy time synced from Google after the hold was granted: committing would double-book the
+    // person. The hold stays held; the agent can pick another time and release this one.
+    const { external } = await findConflicts(tx, hold.workspaceId, hold.calendarIds, hold.startTime, hold.endTime, hold.id);
+    if (external.length) {
+      throw new AppError("hold_conflict", "Since the hold was placed, a linked Google calendar became busy in this time: it cannot be committed.", { conflicts: external });
+    }
     const events = await tx
       .insert(calendarEvents)
       .values(
