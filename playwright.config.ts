@@ -7,6 +7,8 @@ import path from "node:path";
 // The e2e suite runs the production build (`next start`) on a loopback port with a fresh
 // embedded database, in Debian's Chromium (`apt-get install chromium`; never `playwright install`).
 const PORT = Number(process.env.E2E_PORT ?? 3217);
+// The Google story's local fake Google (started by the test itself) listens on the next port.
+const GOOGLE = `http://127.0.0.1:${PORT + 1}`;
 // Set once in the main process; workers inherit it, so they agree on the directory.
 process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(tmpdir(), "agentdraft-e2e-")), "db");
 
@@ -42,6 +44,12 @@ export default defineConfig({
       INBOUND_SECRET: "e2e-inbound-secret-0123456789",
       // The scenario's agent receives its webhooks on loopback.
       WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
+      GOOGLE_CLIENT_ID: "fake-client-id.apps.googleusercontent.com",
+      GOOGLE_CLIENT_SECRET: "fake-client-secret",
+      GOOGLE_API_ROOT_URL: `${GOOGLE}/`,
+      GOOGLE_OAUTH_AUTH_URL: `${GOOGLE}/o/oauth2/v2/auth`,
+      GOOGLE_OAUTH_TOKEN_URL: `${GOOGLE}/token`,
+      GOOGLE_OAUTH_REVOKE_URL: `${GOOGLE}/revoke`,
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

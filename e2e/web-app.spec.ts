@@ -2,6 +2,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import { pageWithAuthenticator, snap, switchToNewAuthenticator } from "./helpers";
 import { startWebhookInbox } from "./ops-agent";
 import { createAgentDraftClient, unwrap } from "../sdk/src/index";
+import { startFakeGoogle } from "../test/fakes/google-calendar-server";
 
 // One story, in order, on one fresh database: first run, sign out and in, keys used over
 // real HTTP, the audit trail, an invited member in a second browser, and role enforcement.
@@ -492,5 +493,41 @@ test("the product's story: an email asks for the staging cluster; the agent hold
     await snap(ownerPage, "story-thread");
   } finally {
     await hooks.close();
+  }
+});
+
+test("Google Calendar: an admin connects an account through OAuth and links a calendar; busy time in Google blocks an agent's hold and shows on the timeline", async ({ request }) => {
+  const google = await startFakeGoogle({ port: Number(process.env.E2E_PORT ?? 3217) + 1, email: "ada@example.com" });
+  try {
+    const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    google.addEvent("ada@example.com", { id: "dentist1", start: `${day}T10:00:00Z`, end: `${day}T11:00:00Z`, summary: "Dentist" });
+    const calendar = await (await request.post("/api/v1/calendars", { headers: agentAuth, data: { name: "Ada's calendar" } })).json();
+
+    const page = ownerPage;
+    await page.getByRole("link", { name: "Google Calendar" }).first().click();
+    await page.getByRole("button", { name: "Connect Google account" }).click();
+    // Off to (the fake) Google's consent screen and back with a code.
+    await expect(page.getByRole("status")).toContainText("Connected ada@example.com");
+    await page.getByLabel("AgentDraft calendar").selectOption({ label: "Ada's calendar" });
+    await page.getByLabel("Google calendar").selectOption({ label: "ada@example.com (primary)" });
+    await page.getByRole("button", { name: "Link" }).click();
+    const link = page.getByTestId("google-link").filter({ hasText: "Ada's calendar" });
+    await expect(link).toBeVisible();
+    await link.getByRole("button", { name: /Sync now/ }).click();
+    await expect(link).toContainText("in sync");
+    await snap(page, "google");
+
+    // Only when, never what: the agent is told the time is busy in Google, not why.
+    const refused = await request.post(`/api/v1/calendars/${calendar.id}/holds`, { headers: agentAuth, data: { start_time: `${day}T10:30:00Z`, end_time: `${day}T11:30:00Z`, priority: 100, hold_ttl_seconds: 60 } });
+    expect(refused.status()).toBe(409);
+    const problem = await refused.json();
+    expect(problem.conflicts).toEqual([expect.objectContaining({ type: "external_busy", source: "google" })]);
+    expect(JSON.stringify(problem)).not.toContain("Dentist");
+
+    await page.goto(`/calendars/${calendar.id}?view=day&date=${day}`);
+    await expect(page.getByText("Busy in Google").first()).toBeVisible();
+    await snap(page, "calendar-google-busy");
+  } finally {
+    await google.close();
   }
 });

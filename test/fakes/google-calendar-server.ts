@@ -50,7 +50,7 @@ const BASE32HEX = /^[a-v0-9]{5,1024}$/;
 
 export type FakeGoogle = Awaited<ReturnType<typeof startFakeGoogle>>;
 
-export async function startFakeGoogle(opts: { email?: string; clientId?: string; clientSecret?: string } = {}) {
+export async function startFakeGoogle(opts: { email?: string; clientId?: string; clientSecret?: string; port?: number } = {}) {
   const clientId = opts.clientId ?? "fake-client-id.apps.googleusercontent.com";
   const clientSecret = opts.clientSecret ?? "fake-client-secret";
   const email = opts.email ?? "ops@example.com";
@@ -342,7 +342,7 @@ export async function startFakeGoogle(opts: { email?: string; clientId?: string;
       json(res, 500, googleError(500, "backendError", (err as Error).message));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(opts.port ?? 0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {

@@ -44,7 +44,7 @@ export async function linkCalendarAction(_prev: ActionState, form: FormData): Pr
     revalidatePath("/google");
     return first?.status === "failed"
       ? { ok: false, error: `Linked, but the first sync failed: ${first.error}. It will be retried.` }
-      : { ok: true, message: `Linked to ${link.googleCalendarName ?? link.googleCalendarId}; ${first?.upserted ?? 0} busy intervals imported.` };
+      : { ok: true, message: `Linked to ${link.googleCalendarName ?? link.googleCalendarId}; ${intervals(first?.upserted ?? 0)} imported.` };
   });
 }
 
@@ -62,7 +62,7 @@ export async function syncNowAction(_prev: ActionState, form: FormData): Promise
     const result = await syncLink(input.link_id);
     revalidatePath("/google");
     if (!result) return { ok: true, message: "A sync is already running for this calendar." };
-    return result.status === "ok" ? { ok: true, message: `Synced (${result.full ? "full" : "incremental"}): ${result.upserted} busy intervals added or moved, ${result.removed} removed.` } : { ok: false, error: `Sync failed: ${result.error}` };
+    return result.status === "ok" ? { ok: true, message: `Synced (${result.full ? "full" : "incremental"}): ${intervals(result.upserted)} added or moved, ${result.removed} removed.` } : { ok: false, error: `Sync failed: ${result.error}` };
   });
 }
 
@@ -73,3 +73,5 @@ export async function retryExportAction(_prev: ActionState, form: FormData): Pro
     return { ok: true, message: "Queued: the export runs again within a few seconds." };
   });
 }
+
+const intervals = (n: number) => `${n} busy interval${n === 1 ? "" : "s"}`;
