@@ -7,17 +7,39 @@ export const EXPORT_HOLD_PROPERTY = "agentdraft_hold_id";
 /**
  * The busy time a Google event stands for, or null when it makes nobody busy: cancelled,
  * marked "free" (transparent), declined by the calendar's owner, or exported by AgentDraft
- * itself (that time is already a committed event here). All-day events are busy from 00:00
- * to 00:00 UTC of their dates.
+ * itself (that time is already a committed event here). All-day events are busy from midnight
+ * to midnight of their dates in the Google calendar's time zone (`timeZone`, as events.list
+ * reports it).
  */
-export function busyInterval(ev: calendar_v3.Schema$Event): { start: Date; end: Date } | null {
+export function busyInterval(ev: calendar_v3.Schema$Event, timeZone = "UTC"): { start: Date; end: Date } | null {
   if (ev.status === "cancelled" || ev.transparency === "transparent") return null;
   if (ev.extendedProperties?.private?.[EXPORT_EVENT_PROPERTY]) return null;
   if (ev.attendees?.some((a) => a.self && a.responseStatus === "declined")) return null;
   const at = (t: calendar_v3.Schema$EventDateTime | undefined) =>
-    t?.dateTime ? new Date(t.dateTime) : t?.date ? new Date(`${t.date}T00:00:00Z`) : null;
+    t?.dateTime ? new Date(t.dateTime) : t?.date ? zonedMidnight(t.date, t.timeZone ?? timeZone) : null;
   const start = at(ev.start);
   const end = at(ev.end);
   if (!start || !end || Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || end <= start) return null;
   return { start, end };
+}
+
+/** The instant a date (YYYY-MM-DD) begins in an IANA time zone; UTC for a zone Node does not know. */
+export function zonedMidnight(date: string, timeZone: string): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) return null;
+  const utc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  } catch {
+    return new Date(utc);
+  }
+  // The zone's offset at an instant: its wall clock read as if it were UTC, minus the instant.
+  const offset = (at: number) => {
+    const p = Object.fromEntries(format.formatToParts(at).map((x) => [x.type, x.value]));
+    return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - at;
+  };
+  let at = utc - offset(utc);
+  at = utc - offset(at); // again, in case midnight sits across a DST change from the first guess
+  return new Date(at);
 }

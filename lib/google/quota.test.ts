@@ -51,6 +51,23 @@ describe("Google events as busy time", () => {
       end: new Date("2031-01-01T10:00:00Z"),
     });
     expect(busyInterval({ start: { date: "2031-01-02" }, end: { date: "2031-01-03" } })).toEqual({ start: new Date("2031-01-02T00:00:00Z"), end: new Date("2031-01-03T00:00:00Z") });
+    // All-day events are the calendar's own day, across a DST change too.
+    expect(busyInterval({ start: { date: "2031-01-02" }, end: { date: "2031-01-03" } }, "America/New_York")).toEqual({
+      start: new Date("2031-01-02T05:00:00Z"),
+      end: new Date("2031-01-03T05:00:00Z"),
+    });
+    expect(busyInterval({ start: { date: "2031-03-09" }, end: { date: "2031-03-10" } }, "America/New_York")).toEqual({
+      start: new Date("2031-03-09T05:00:00Z"),
+      end: new Date("2031-03-10T04:00:00Z"),
+    });
+    expect(busyInterval({ start: { date: "2031-07-01" }, end: { date: "2031-07-02" } }, "Asia/Kolkata")).toEqual({
+      start: new Date("2031-06-30T18:30:00Z"),
+      end: new Date("2031-07-01T18:30:00Z"),
+    });
+    expect(busyInterval({ start: { date: "2031-07-01" }, end: { date: "2031-07-02" } }, "Not/AZone")).toEqual({
+      start: new Date("2031-07-01T00:00:00Z"),
+      end: new Date("2031-07-02T00:00:00Z"),
+    });
     const base = { start: { dateTime: "2031-01-01T10:00:00Z" }, end: { dateTime: "2031-01-01T11:00:00Z" } };
     expect(busyInterval({ ...base, transparency: "transparent" })).toBeNull();
     expect(busyInterval({ ...base, status: "cancelled" })).toBeNull();

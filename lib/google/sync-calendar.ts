@@ -33,7 +33,7 @@ async function claimLink(linkId: string): Promise<GoogleCalendarLinkRow | null> 
   return row ?? null;
 }
 
-type Fetched = { full: boolean; items: calendar_v3.Schema$Event[]; nextSyncToken: string };
+type Fetched = { full: boolean; items: calendar_v3.Schema$Event[]; nextSyncToken: string; timeZone: string };
 
 /** Lists every page: all events (full sync), or what changed since the sync token (incremental). */
 async function fetchChanges(connection: GoogleConnectionRow, link: GoogleCalendarLinkRow, syncToken: string | null): Promise<Fetched> {
@@ -56,7 +56,7 @@ async function fetchChanges(connection: GoogleConnectionRow, link: GoogleCalenda
       continue;
     }
     if (!res.data.nextSyncToken) throw new Error("Google's last page carried no nextSyncToken.");
-    return { full: !syncToken, items, nextSyncToken: res.data.nextSyncToken };
+    return { full: !syncToken, items, nextSyncToken: res.data.nextSyncToken, timeZone: res.data.timeZone ?? "UTC" };
   }
 }
 
@@ -64,7 +64,7 @@ async function fetchChanges(connection: GoogleConnectionRow, link: GoogleCalenda
 async function applyChanges(tx: Transaction, link: GoogleCalendarLinkRow, fetched: Fetched): Promise<{ upserted: number; removed: number }> {
   // The last word on each event wins (a page may list an event once, but be safe).
   const latest = new Map<string, { start: Date; end: Date } | null>();
-  for (const ev of fetched.items) if (ev.id) latest.set(ev.id, busyInterval(ev));
+  for (const ev of fetched.items) if (ev.id) latest.set(ev.id, busyInterval(ev, fetched.timeZone));
   const busy = new Map([...latest].filter((e): e is [string, { start: Date; end: Date }] => e[1] !== null));
   const gone = [...latest].filter(([, iv]) => iv === null).map(([id]) => id);
   let removed = 0;
