@@ -14,6 +14,7 @@ const lib = vi.hoisted(() => ({
   notifyApprovers: vi.fn(async () => 2),
   escalateApprovals: vi.fn(async () => 1),
   deliverOutboundMail: vi.fn(async () => ({ sent: 2, retried: 1, failed: 0 })),
+  deliverSystemMail: vi.fn(async () => ({ sent: 1, retried: 0, failed: 1 })),
   syncDueLinks: vi.fn(async () => 3),
   runDueExports: vi.fn(async () => ({ attempted: 4, succeeded: 4 })),
   renewChannels: vi.fn(async () => 5),
@@ -28,6 +29,7 @@ vi.mock("../../lib/audit/seal-chain", () => ({ sealAuditChain: lib.sealAuditChai
 vi.mock("../../lib/approvals/notify-approvers", () => ({ notifyApprovers: lib.notifyApprovers }));
 vi.mock("../../lib/approvals/escalation", () => ({ escalateApprovals: lib.escalateApprovals }));
 vi.mock("../../lib/mail/outbound/deliver-outbound", () => ({ deliverOutboundMail: lib.deliverOutboundMail }));
+vi.mock("../../lib/mail/deliver-system-mail", () => ({ deliverSystemMail: lib.deliverSystemMail }));
 vi.mock("../../lib/google/sync-calendar", () => ({ syncDueLinks: lib.syncDueLinks }));
 vi.mock("../../lib/google/export-event", () => ({ runDueExports: lib.runDueExports }));
 vi.mock("../../lib/google/push-channel", () => ({ renewChannels: lib.renewChannels }));
@@ -87,10 +89,11 @@ describe("Inngest functions", () => {
     expect(result).toEqual({ sealed: 9 * ROUNDS });
   });
 
-  it("delivers queued agent mail once per round, adding up the rounds", async () => {
+  it("delivers queued agent and system mail once per round, adding up the rounds", async () => {
     const { result } = await new InngestTestEngine({ function: deliverOutboundMailFunction }).execute({ steps: sleeps });
-    expect(result).toEqual({ sent: 2 * ROUNDS, retried: ROUNDS, failed: 0 });
+    expect(result).toEqual({ sent: 3 * ROUNDS, retried: ROUNDS, failed: ROUNDS });
     expect(lib.deliverOutboundMail).toHaveBeenCalledTimes(ROUNDS);
+    expect(lib.deliverSystemMail).toHaveBeenCalledTimes(ROUNDS);
   });
 
   it("purges old webhook history", async () => {

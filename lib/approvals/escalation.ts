@@ -1,12 +1,13 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
 import { z } from "zod";
+import type { Transaction } from "../../db/client";
 import { queryable, transaction } from "../../db/transaction";
 import { agents, approvalDecisions, approvals, members, workspaces, type ApprovalRow, type MemberRow } from "../../db/schema";
 import { env } from "../config/env";
 import { appendAudit } from "../audit/append-audit";
 import { memberActor } from "../members/memberships";
 import { assertRole } from "../members/roles";
-import { sendMail } from "../mail/send-mail";
+import { queueMail } from "../mail/send-mail";
 
 export const ESCALATION_ROLES = ["owner", "admin", "approver"] as const;
 
@@ -45,8 +46,8 @@ export async function setEscalation(by: MemberRow, input: z.input<typeof escalat
 /**
  * Escalation (SPEC §5): each approval still pending past its workspace's escalation delay is
  * marked escalated (once: the claim is an UPDATE ... WHERE escalated_at IS NULL, so concurrent
- * runners cannot both take it), audited in the same transaction, then mailed to the members
- * with the escalation role who have not decided it yet, with a link to the queue only.
+ * runners cannot both take it), audited and mailed (queued) in the same transaction to the
+ * members with the escalation role who have not decided it yet, with a link to the queue only.
  */
 export async function escalateApprovals(batch = 50): Promise<number> {
   const q = await queryable();
@@ -83,17 +84,16 @@ export async function escalateApprovals(batch = 50): Promise<number> {
           summary: { role: candidate.role, after_seconds: candidate.seconds },
         },
       ]);
+      await mailEscalation(tx, row, candidate.role!, candidate.seconds!);
       return row;
     });
     if (!claimed) continue;
-    await mailEscalation(claimed, candidate.role!, candidate.seconds!);
     n++;
   }
   return n;
 }
 
-async function mailEscalation(a: ApprovalRow, role: (typeof ESCALATION_ROLES)[number], seconds: number): Promise<void> {
-  const q = await queryable();
+async function mailEscalation(q: Transaction, a: ApprovalRow, role: (typeof ESCALATION_ROLES)[number], seconds: number): Promise<void> {
   const decided = q.select({ id: approvalDecisions.memberId }).from(approvalDecisions).where(eq(approvalDecisions.approvalId, a.id));
   const people = await q
     .select({ email: members.email })
@@ -103,7 +103,7 @@ async function mailEscalation(a: ApprovalRow, role: (typeof ESCALATION_ROLES)[nu
   const [agent] = a.agentId ? await q.select({ name: agents.name }).from(agents).where(eq(agents.id, a.agentId)) : [];
   const origin = env().AUTH_URL ? new URL(env().AUTH_URL!).origin : "http://localhost:3000";
   const waited = seconds >= 3600 ? `${Math.round((seconds / 3600) * 10) / 10} h` : `${Math.round(seconds / 60)} min`;
-  await sendMail({
+  await queueMail(q, {
     workspaceId: a.workspaceId,
     to: [...new Set(people.map((p) => p.email))],
     kind: "approval_escalated",

@@ -1,16 +1,18 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import type { Transaction } from "../../db/client";
 import { queryable, transaction } from "../../db/transaction";
 import { agents, approvals, members, type ApprovalRow } from "../../db/schema";
 import { env } from "../config/env";
-import { sendMail } from "../mail/send-mail";
+import { queueMail } from "../mail/send-mail";
 
 /** Who is told an approval waits: the owners and the approvers (SPEC §5). */
 const NOTIFIED_ROLES = ["owner", "approver"] as const;
 
 /**
  * Mails the owners and approvers of each new approval, once, after the request committed
- * (a job, so a rolled-back request never mails). The mail links to the queue, where a
- * signed-in member decides; no link in a mail can decide. Returns how many were notified.
+ * (a job, so a rolled-back request never mails). The claim and the queued mail commit
+ * together, so a crash loses neither. The mail links to the queue, where a signed-in member
+ * decides; no link in a mail can decide. Returns how many were notified.
  */
 export async function notifyApprovers(batch = 50): Promise<number> {
   const q = await queryable();
@@ -23,17 +25,16 @@ export async function notifyApprovers(batch = 50): Promise<number> {
         .set({ notifiedAt: new Date() })
         .where(and(eq(approvals.id, approval.id), isNull(approvals.notifiedAt)))
         .returning();
+      if (row) await mailAbout(tx, row);
       return row;
     });
     if (!claimed) continue; // another runner took it
-    await mailAbout(claimed);
     n++;
   }
   return n;
 }
 
-async function mailAbout(a: ApprovalRow): Promise<void> {
-  const q = await queryable();
+async function mailAbout(q: Transaction, a: ApprovalRow): Promise<void> {
   const people = await q
     .select({ email: members.email })
     .from(members)
@@ -41,7 +42,7 @@ async function mailAbout(a: ApprovalRow): Promise<void> {
   if (!people.length) return;
   const [agent] = a.agentId ? await q.select({ name: agents.name }).from(agents).where(eq(agents.id, a.agentId)) : [];
   const origin = env().AUTH_URL ? new URL(env().AUTH_URL!).origin : "http://localhost:3000";
-  await sendMail({
+  await queueMail(q, {
     workspaceId: a.workspaceId,
     to: [...new Set(people.map((p) => p.email))],
     kind: "approval_requested",

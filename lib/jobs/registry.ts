@@ -8,6 +8,7 @@ import { notifyApprovers } from "../approvals/notify-approvers";
 import { escalateApprovals } from "../approvals/escalation";
 import { sealAuditChain } from "../audit/seal-chain";
 import { deliverOutboundMail } from "../mail/outbound/deliver-outbound";
+import { deliverSystemMail } from "../mail/deliver-system-mail";
 import { syncDueLinks } from "../google/sync-calendar";
 import { runDueExports } from "../google/export-event";
 import { renewChannels } from "../google/push-channel";
@@ -32,8 +33,8 @@ export const JOBS: Job[] = [
   { name: "approvals.expire", intervalMs: 5_000, run: () => expireApprovals() },
   { name: "approvals.notify", intervalMs: 2_000, run: () => notifyApprovers() },
   { name: "approvals.escalate", intervalMs: 5_000, run: () => escalateApprovals() },
-  // Queued agent mail to Resend (only when RESEND_API_KEY is set; otherwise mail is captured at once).
-  { name: "mail.deliver", intervalMs: 1_000, run: () => deliverOutboundMail() },
+  // Queued agent and system mail to Resend (only when RESEND_API_KEY is set; otherwise mail is captured at once).
+  { name: "mail.deliver", intervalMs: 1_000, run: async () => ({ agents: await deliverOutboundMail(), system: await deliverSystemMail() }) },
   // Google Calendar (no-ops without GOOGLE_CLIENT_ID): import due links, export commits and cancels, keep push channels open.
   { name: "google.sync", intervalMs: 2_000, run: () => syncDueLinks() },
   { name: "google.export", intervalMs: 2_000, run: () => runDueExports() },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { transaction } from "../../db/transaction";
-import { outboundMail, type OutboundMailRow } from "../../db/schema";
+import type { Transaction } from "../../db/client";
+import { outboundMail } from "../../db/schema";
 import { env } from "../config/env";
 import { resendClient } from "./resend-client";
 import { newId } from "../ids";
@@ -20,7 +21,7 @@ export const outgoingMail = z.object({
 });
 export type OutgoingMail = z.input<typeof outgoingMail>;
 
-export type SentMail = { id: string; status: OutboundMailRow["status"] };
+export type SentMail = { id: string; status: "sent" | "captured" };
 
 /** Delivers a message to a provider; returns the provider's id. */
 export type MailTransport = (mail: {
@@ -69,5 +70,30 @@ export async function sendMail(input: OutgoingMail, transport: MailTransport | n
       providerId: sent?.providerId ?? null,
     }),
   );
+  return { id, status };
+}
+
+/**
+ * Mail decided inside a transaction (notifications from background jobs): written with the
+ * change that decided it, as `queued` for the mail job (deliverSystemMail) when a provider is
+ * configured, else `captured` at once. A crash after the commit delays the mail, never loses
+ * it; a rollback never sends it.
+ */
+export async function queueMail(tx: Transaction, input: OutgoingMail): Promise<{ id: string; status: "queued" | "captured" }> {
+  const mail = outgoingMail.parse(input);
+  const id = newId("outboundMail");
+  const status = configuredTransport() ? "queued" : "captured";
+  await tx.insert(outboundMail).values({
+    id,
+    workspaceId: mail.workspaceId,
+    from: mail.from ?? env().MAIL_FROM,
+    to: Array.isArray(mail.to) ? mail.to : [mail.to],
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html ?? null,
+    kind: mail.kind,
+    status,
+    nextAttemptAt: status === "queued" ? new Date() : null,
+  });
   return { id, status };
 }

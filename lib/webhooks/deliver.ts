@@ -9,7 +9,6 @@ import { signedHeaders } from "./sign";
 import { postPinned } from "./post-pinned";
 import { parseRetryAfter, retryDelayMs } from "./retry-schedule";
 import { disableEndpointInTx } from "./disable-endpoint";
-import { notifyEndpointDisabled } from "./notify-endpoint-disabled";
 
 /** An endpoint is disabled when every attempt to it has failed for this long... */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
@@ -150,7 +149,7 @@ const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[
 
 async function recordOutcome(d: WebhookDeliveryRow, endpoint: WebhookEndpointRow, outcome: Outcome, now: Date, random: () => number) {
   const system: Actor = { type: "system", workspaceId: d.workspaceId, job: SYSTEM_JOB };
-  const disabled = await transaction(async (tx) => {
+  await transaction(async (tx) => {
     const log = {
       lastAttemptAt: now,
       lastResponseStatus: outcome.status,
@@ -198,9 +197,4 @@ async function recordOutcome(d: WebhookDeliveryRow, endpoint: WebhookEndpointRow
     await disableEndpointInTx(tx, system, ep, reason, now);
     return reason;
   });
-  if (disabled) {
-    await notifyEndpointDisabled({ workspaceId: d.workspaceId, endpointId: endpoint.id, url: endpoint.url, reason: disabled }).catch((err) =>
-      console.error("[webhooks] could not notify owners of a disabled endpoint:", err),
-    );
-  }
 }

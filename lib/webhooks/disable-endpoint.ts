@@ -3,13 +3,15 @@ import type { Transaction } from "../../db/client";
 import { webhookEndpoints, type WebhookEndpointRow } from "../../db/schema";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
+import { notifyEndpointDisabled } from "./notify-endpoint-disabled";
 
-/** Disables an endpoint inside the caller's transaction and audits it (as the transaction's last statement). */
+/** Disables an endpoint inside the caller's transaction, queues the owners' notice and audits it. */
 export async function disableEndpointInTx(tx: Transaction, actor: Actor, endpoint: WebhookEndpointRow, reason: string, at: Date) {
   await tx
     .update(webhookEndpoints)
     .set({ enabled: false, disabledReason: reason, disabledAt: at, updatedAt: at })
     .where(eq(webhookEndpoints.id, endpoint.id));
+  await notifyEndpointDisabled(tx, { workspaceId: endpoint.workspaceId, endpointId: endpoint.id, url: endpoint.url, reason });
   await appendAudit(tx, [
     {
       actor,

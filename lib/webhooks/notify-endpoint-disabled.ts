@@ -1,17 +1,17 @@
 import { and, eq } from "drizzle-orm";
-import { queryable } from "../../db/transaction";
+import type { Transaction } from "../../db/client";
 import { members } from "../../db/schema";
-import { sendMail } from "../mail/send-mail";
+import { queueMail } from "../mail/send-mail";
 
 export type EndpointDisabledNotice = { workspaceId: string; endpointId: string; url: string; reason: string };
 
 /**
  * Tells the workspace owners by mail (Resend, or captured in the web app) that an endpoint
- * was disabled, and logs it. The audit entry written with the change is the durable record.
+ * was disabled, queued in the transaction that disabled it (so the notice is never lost), and
+ * logs it. Returns the recipients.
  */
-export async function notifyEndpointDisabled(notice: EndpointDisabledNotice): Promise<string[]> {
-  const q = await queryable();
-  const owners = await q
+export async function notifyEndpointDisabled(tx: Transaction, notice: EndpointDisabledNotice): Promise<string[]> {
+  const owners = await tx
     .select({ email: members.email })
     .from(members)
     .where(and(eq(members.workspaceId, notice.workspaceId), eq(members.role, "owner")));
@@ -21,7 +21,7 @@ export async function notifyEndpointDisabled(notice: EndpointDisabledNotice): Pr
       (recipients.length ? ` Owners to notify: ${recipients.join(", ")}.` : " The workspace has no owner to notify."),
   );
   if (recipients.length) {
-    await sendMail({
+    await queueMail(tx, {
       workspaceId: notice.workspaceId,
       to: recipients,
       kind: "webhook_endpoint_disabled",

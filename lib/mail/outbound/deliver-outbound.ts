@@ -4,13 +4,9 @@ import { inboxes, messages, type MessageRow } from "../../../db/schema";
 import type { Actor } from "../../actor";
 import { appendAudit } from "../../audit/append-audit";
 import { emitEvent } from "../../events/emit-event";
-import { retryDelayMs } from "../../webhooks/retry-schedule";
 import { configuredTransport, type MailTransport } from "../send-mail";
-import { TransportError } from "../resend-transport";
+import { afterFailure, DELIVERY_LEASE_MS } from "../delivery-policy";
 import { messageEventPayload } from "../serialize";
-
-/** A claimed message is not picked again for this long, unless its attempt finishes first. */
-const LEASE_MS = 2 * 60 * 1000;
 
 const deliveryActor = (m: MessageRow): Actor => ({ type: "system", workspaceId: m.workspaceId, job: "mail-delivery", traceId: m.traceId ?? undefined });
 
@@ -35,7 +31,7 @@ export async function deliverOutboundMail(transport: MailTransport | null = conf
     if (!due.length) return [];
     return tx
       .update(messages)
-      .set({ sendAttempts: sql`${messages.sendAttempts} + 1`, nextSendAt: sql`now() + make_interval(secs => ${LEASE_MS / 1000})` })
+      .set({ sendAttempts: sql`${messages.sendAttempts} + 1`, nextSendAt: sql`now() + make_interval(secs => ${DELIVERY_LEASE_MS / 1000})` })
       .where(inArray(messages.id, due.map((d) => d.id)))
       .returning();
   });
@@ -73,8 +69,7 @@ async function deliverOne(m: MessageRow, transport: MailTransport): Promise<"sen
     });
     return "sent";
   } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
-    const wait = err instanceof TransportError && err.permanent ? null : retryDelayMs(m.sendAttempts);
+    const { error, waitMs: wait } = afterFailure(err, m.sendAttempts);
     await transaction(async (tx) => {
       if (wait !== null) {
         await tx
