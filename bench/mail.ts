@@ -1,4 +1,5 @@
-// npm run bench:mail [-- --db postgres] — raw MIME to stored and outboxed, beside mailparser's bare parse.
+// npm run bench:mail [-- --db postgres] — raw MIME to stored and outboxed, beside mailparser's bare parse;
+// and the send path (compose, parse back, thread, store, outbox, audit; captured, no provider call).
 import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -11,6 +12,7 @@ import { table, type Summary } from "../lib/loadtest/stats";
 import { createAgent } from "../lib/agents/create-agent";
 import { createInbox } from "../lib/mail/inboxes";
 import { ingestMessage } from "../lib/mail/inbound/ingest-message";
+import { sendMessage } from "../lib/mail/outbound/send-message";
 import { setEnvForBench } from "./env";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -30,11 +32,12 @@ try {
   await connectBenchDatabase(db.env);
   const { workspace } = await newWorkspaceWithKey("bench-mail");
   const actor = { type: "operator" as const, workspaceId: workspace.id, name: "bench" };
-  const addresses: string[] = [];
+  const inboxes: { id: string; address: string }[] = [];
   for (let i = 0; i < 8; i++) {
     const agent = await createAgent(actor, { name: `mail-agent-${i}` });
-    addresses.push((await createInbox(actor, { agent_id: agent.id, username: `bench-${i}-${Date.now()}`, allow_senders: [], block_senders: [] })).address);
+    inboxes.push(await createInbox(actor, { agent_id: agent.id, username: `bench-${i}-${Date.now()}`, allow_senders: [], block_senders: [] }));
   }
+  const addresses = inboxes.map((i) => i.address);
   let n = 0;
   for (const clients of [1, 8]) {
     rows.push({
@@ -53,6 +56,20 @@ try {
         return d?.message_id ? "stored" : (d?.refused ?? "none");
       }),
     });
+    rows.push({
+      layer: "send: compose, parse back, thread, store, outbox, audit",
+      clients,
+      summary: await runLoad({ concurrency: clients, seconds: SECONDS }, async (client) => {
+        const m = await sendMessage(actor, inboxes[client % inboxes.length]!.id, {
+          to: [`person-${n++ % 50}@bench.test`],
+          cc: [],
+          subject: `Staging cluster booking ${n}`,
+          text: "Booked: the staging cluster is yours 15:00-17:00.\n\nThe ops agent",
+          html: "<p>Booked: the staging cluster is yours <b>15:00-17:00</b>.</p><p>The ops agent</p>",
+        });
+        return m.status;
+      }),
+    });
     console.error(`done: ${clients} client(s)`);
   }
   await closeDb();
@@ -60,7 +77,7 @@ try {
   await db.drop();
 }
 
-console.log(`\nInbound mail — the ${corpus.length} corpus messages cycled, ${SECONDS} s per row, database: ${db.label}\n`);
+console.log(`\nMail — inbound: the ${corpus.length} corpus messages cycled; send: a short HTML message; ${SECONDS} s per row, database: ${db.label}\n`);
 console.log(
   table(
     rows.map((r) => ({

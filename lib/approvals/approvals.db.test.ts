@@ -175,7 +175,7 @@ describe("approval traces", () => {
     const approver = await newMember(workspace.id, "approver");
     const created = await api("/api/v1/approvals", { key, body: { summary: "Traced request", evidence: {} }, headers: { "x-trace-id": "trace-approval-1" } });
     await decideApproval(approver.actor, created.json.id, "approve", "ok");
-    const audit = await (await getDb()).select().from(auditEntries).where(eq(auditEntries.resourceId, created.json.id));
+    const audit = await (await getDb()).select().from(auditEntries).where(eq(auditEntries.resourceId, created.json.id)).orderBy(auditEntries.id);
     expect(audit.map((a) => [a.action, a.traceId])).toEqual([
       ["approval.requested", "trace-approval-1"],
       ["approval.approved_by_member", "trace-approval-1"],

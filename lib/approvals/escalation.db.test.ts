@@ -44,7 +44,7 @@ describe("approval escalation", () => {
     expect(on).toMatchObject({ approvalEscalationSeconds: 1800, approvalEscalationRole: "admin" });
     const off = await setEscalation(owner.member, { after_minutes: "", role: "admin" });
     expect(off).toMatchObject({ approvalEscalationSeconds: null, approvalEscalationRole: null });
-    const audit = await (await getDb()).select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "workspace.escalation_set")));
+    const audit = await (await getDb()).select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "workspace.escalation_set"))).orderBy(auditEntries.id);
     expect(audit.map((a) => a.summary)).toEqual([{ after_seconds: 1800, role: "admin" }, { off: true }]);
     // The database refuses half a setting even if code were wrong.
     await expect((await getDb()).update(workspaces).set({ approvalEscalationSeconds: 600 }).where(eq(workspaces.id, workspace.id))).rejects.toThrow();

@@ -64,7 +64,7 @@ describe("exporting committed events to Google", () => {
     await runDueExports();
     expect(await exportOf(eventId)).toMatchObject({ status: "deleted" });
     expect(fake.liveEvents(setup.gcal)).toEqual([]);
-    const actions = (await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, setup.workspace.id), eq(auditEntries.resourceId, eventId)))).map((a) => a.action);
+    const actions = (await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, setup.workspace.id), eq(auditEntries.resourceId, eventId))).orderBy(auditEntries.id)).map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(["google.event_exported", "event.cancelled", "google.event_removed"]));
   });
 

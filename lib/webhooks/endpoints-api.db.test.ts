@@ -61,7 +61,7 @@ describe("webhook endpoints API", () => {
     expect((await api(`/api/v1/webhook-endpoints/${id}`, { key })).status).toBe(404);
 
     const q = await queryable();
-    const actions = (await q.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id))).map((e) => e.action);
+    const actions = (await q.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id)).orderBy(auditEntries.id)).map((e) => e.action);
     expect(actions.filter((a) => a.startsWith("webhook_endpoint."))).toEqual([
       "webhook_endpoint.created",
       "webhook_endpoint.updated",
