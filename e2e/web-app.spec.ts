@@ -359,6 +359,11 @@ test("mail: a hostile message is shown sanitised with its flags, and the agent's
   await expect(sent).toContainText("captured");
   await expect(sent).toContainText("Staging is held for you at 15:00.");
   await snap(page, "thread");
+  // On a phone the thread reads in one column, the frame included.
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await snap(page, "thread-mobile");
+  await page.setViewportSize({ width: 1280, height: 900 });
   expect(dialogs).toBe(0);
   expect(remote).toEqual([]);
 });
