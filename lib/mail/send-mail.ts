@@ -15,7 +15,6 @@ export const outgoingMail = z.object({
   html: z.string().optional(),
   /** Defaults to MAIL_FROM. */
   from: z.string().min(3).optional(),
-  replyTo: z.email().optional(),
   /** What the mail is for, e.g. `invitation`. */
   kind: z.string().min(1).max(50),
 });
@@ -50,27 +49,11 @@ export function configuredTransport(): MailTransport | null {
  * not hold a transaction open, and a rolled-back change must not have sent mail.
  */
 export async function sendMail(input: OutgoingMail, transport: MailTransport | null = configuredTransport()): Promise<SentMail> {
-  const mail = outgoingMail.parse(input);
-  const to = Array.isArray(mail.to) ? mail.to : [mail.to];
-  const from = mail.from ?? env().MAIL_FROM;
-  const sent = transport ? await transport({ from, to, subject: mail.subject, text: mail.text, html: mail.html, replyTo: mail.replyTo }) : null;
-  const id = newId("outboundMail");
+  const row = mailRow(input);
+  const sent = transport ? await transport({ from: row.from, to: row.to, subject: row.subject, text: row.text, html: row.html ?? undefined }) : null;
   const status = sent ? "sent" : "captured";
-  await transaction((tx) =>
-    tx.insert(outboundMail).values({
-      id,
-      workspaceId: mail.workspaceId,
-      from,
-      to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html ?? null,
-      kind: mail.kind,
-      status,
-      providerId: sent?.providerId ?? null,
-    }),
-  );
-  return { id, status };
+  await transaction((tx) => tx.insert(outboundMail).values({ ...row, status, providerId: sent?.providerId ?? null }));
+  return { id: row.id, status };
 }
 
 /**
@@ -80,11 +63,17 @@ export async function sendMail(input: OutgoingMail, transport: MailTransport | n
  * it; a rollback never sends it.
  */
 export async function queueMail(tx: Transaction, input: OutgoingMail): Promise<{ id: string; status: "queued" | "captured" }> {
-  const mail = outgoingMail.parse(input);
-  const id = newId("outboundMail");
+  const row = mailRow(input);
   const status = configuredTransport() ? "queued" : "captured";
-  await tx.insert(outboundMail).values({
-    id,
+  await tx.insert(outboundMail).values({ ...row, status, nextAttemptAt: status === "queued" ? new Date() : null });
+  return { id: row.id, status };
+}
+
+/** A validated message as an outbound_mail row, before its status is known. */
+function mailRow(input: OutgoingMail) {
+  const mail = outgoingMail.parse(input);
+  return {
+    id: newId("outboundMail"),
     workspaceId: mail.workspaceId,
     from: mail.from ?? env().MAIL_FROM,
     to: Array.isArray(mail.to) ? mail.to : [mail.to],
@@ -92,8 +81,5 @@ export async function queueMail(tx: Transaction, input: OutgoingMail): Promise<{
     text: mail.text,
     html: mail.html ?? null,
     kind: mail.kind,
-    status,
-    nextAttemptAt: status === "queued" ? new Date() : null,
-  });
-  return { id, status };
+  };
 }

@@ -27,13 +27,11 @@ export async function startFakeResend(opts: { apiKey?: string } = {}) {
   const byIdempotencyKey = new Map<string, { id: string; fingerprint: string }>();
   const received = new Map<string, ReceivedEmail>();
   const failures: Failure[] = [];
-  let requests = 0;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      requests++;
       const body = Buffer.concat(chunks).toString("utf8");
       const json = (status: number, value: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
       const error = (status: number, name: string, message: string) => json(status, { statusCode: status, name, message });
@@ -101,10 +99,6 @@ export async function startFakeResend(opts: { apiKey?: string } = {}) {
     url: `http://127.0.0.1:${port}`,
     apiKey,
     sent,
-    /** How many HTTP requests the fake has answered. */
-    get requests() {
-      return requests;
-    },
     /** The next POST /emails answers with this error instead (queue several for several). */
     failNext(status: number, name = status >= 500 ? "application_error" : "validation_error", message = `fake failure ${status}`) {
       failures.push({ status, name, message });

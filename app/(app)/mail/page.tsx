@@ -19,6 +19,8 @@ function Linkified({ text }: { text: string }) {
 
 export const metadata: Metadata = { title: "Captured mail" };
 
+const STATUS_TONE = { sent: "green", captured: "indigo", queued: "amber", failed: "red" } as const;
+
 // Admins only: captured invitations carry their links.
 export default async function MailPage() {
   const { workspace } = await requireMember("admin");
@@ -46,7 +48,7 @@ export default async function MailPage() {
                     <div className="flex flex-wrap items-center justify-between gap-2">
                       <span className="font-medium text-slate-900">{m.subject}</span>
                       <span className="flex items-center gap-2 text-xs text-slate-600">
-                        <Badge tone={m.status === "sent" ? "green" : "indigo"}>{m.status}</Badge>
+                        <Badge tone={STATUS_TONE[m.status]}>{m.status}</Badge>
                         <Time at={m.createdAt} />
                       </span>
                     </div>
@@ -54,6 +56,7 @@ export default async function MailPage() {
                       To {m.to.join(", ")} · from {m.from}
                     </p>
                   </summary>
+                  {m.lastError ? <p className="mt-2 text-sm text-red-800">Last error: {m.lastError}</p> : null}
                   <pre className="mt-2 whitespace-pre-wrap break-words rounded bg-slate-50 p-3 font-mono text-sm text-slate-900" data-testid="mail-body">
                     <Linkified text={m.text} />
                   </pre>

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import { transaction } from "../../../db/transaction";
+import { queryable, transaction } from "../../../db/transaction";
 import { inboxes, messages, type MessageRow } from "../../../db/schema";
 import type { Actor } from "../../actor";
 import { appendAudit } from "../../audit/append-audit";
@@ -40,7 +40,7 @@ export async function deliverOutboundMail(transport: MailTransport | null = conf
 }
 
 async function deliverOne(m: MessageRow, transport: MailTransport): Promise<"sent" | "retried" | "failed"> {
-  const [inbox] = await transaction((tx) => tx.select().from(inboxes).where(eq(inboxes.id, m.inboxId)));
+  const [inbox] = await (await queryable()).select().from(inboxes).where(eq(inboxes.id, m.inboxId));
   const from = inbox?.displayName ? `${JSON.stringify(inbox.displayName)} <${inbox.address}>` : m.from.email;
   const headers: Record<string, string> = { ...(m.customHeaders ?? {}), "Message-ID": m.messageId };
   if (m.inReplyTo) headers["In-Reply-To"] = m.inReplyTo;

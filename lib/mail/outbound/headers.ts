@@ -18,7 +18,7 @@ const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]{1,76}$/;
 /** A line break (or NUL) in a header value would start a new header: header injection. */
 const BREAKS = /[\r\n\0]/;
 
-export const MAX_CUSTOM_HEADERS = 20;
+const MAX_CUSTOM_HEADERS = 20;
 
 /** Custom headers an agent may add (X-Campaign, Auto-Submitted, ...): checked, never rewritten. */
 export function checkCustomHeaders(headers: Record<string, string> | undefined): Record<string, string> {
@@ -40,6 +40,3 @@ export function checkCustomHeaders(headers: Record<string, string> | undefined):
   if (errors.length) throw new AppError("validation_failed", "Some custom headers cannot be sent.", { errors });
   return headers;
 }
-
-/** True when a single-line value (subject, display name) would break the header block. */
-export const hasLineBreak = (value: string) => BREAKS.test(value);
