@@ -1,7 +1,2 @@
-import { Inngest } from "inngest";
-
-/**
- * The Inngest client. In production it reads INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY from the
- * environment; without them the embedded runner (lib/jobs) runs the same lib functions instead.
- */
-export const inngest = new Inngest({ id: "agentdraft" });
+// The client lives in lib/jobs (the request path sends events after commit); served from here.
+export { inngest } from "../lib/jobs/inngest-client";

@@ -28,3 +28,4 @@ export * from "./google-connections";
 export * from "./google-calendar-links";
 export * from "./external-busy-intervals";
 export * from "./google-event-exports";
+export * from "./job-runner-leases";

@@ -1,131 +1,106 @@
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { InngestTestEngine } from "@inngest/test";
+import { sql } from "drizzle-orm";
+import { resetEnvCache } from "../../lib/config/env";
+import { HOLD_EXPIRY_KIND } from "../../lib/holds/expire-holds";
+import { kindNamed, WORK_KINDS } from "../../lib/jobs/registry";
+import { cancelEventName, workEventName, type WorkItem, type WorkKind, type WorkOutcome } from "../../lib/jobs/work";
+import { inngestFunctions, sweepFunction, workFunction } from "./index";
 
-// The functions are thin wrappers: the lib functions they call are tested on a real database
-// elsewhere. Here they are spies, so no job touches the database or the network.
-const lib = vi.hoisted(() => ({
-  fanOutEvents: vi.fn(async () => ({ events: 1, deliveries: 2 })),
-  deliverDueWebhooks: vi.fn(async () => ({ attempted: 3, succeeded: 3 })),
-  purgeExpiredIdempotencyKeys: vi.fn(async () => 4),
-  purgeWebhookHistory: vi.fn(async () => ({ deliveries: 5, events: 6 })),
-  expireHolds: vi.fn(async () => 7),
-  expireApprovals: vi.fn(async () => 8),
-  sealAuditChain: vi.fn(async () => 9),
-  notifyApprovers: vi.fn(async () => 2),
-  escalateApprovals: vi.fn(async () => 1),
-  deliverOutboundMail: vi.fn(async () => ({ sent: 2, retried: 1, failed: 0 })),
-  deliverSystemMail: vi.fn(async () => ({ sent: 1, retried: 0, failed: 1 })),
-  syncDueLinks: vi.fn(async () => 3),
-  runDueExports: vi.fn(async () => ({ attempted: 4, succeeded: 4 })),
-  renewChannels: vi.fn(async () => 5),
-}));
-vi.mock("../../lib/webhooks/fan-out", () => ({ fanOutEvents: lib.fanOutEvents }));
-vi.mock("../../lib/webhooks/deliver", () => ({ deliverDueWebhooks: lib.deliverDueWebhooks }));
-vi.mock("../../lib/api/idempotency", () => ({ purgeExpiredIdempotencyKeys: lib.purgeExpiredIdempotencyKeys }));
-vi.mock("../../lib/webhooks/purge-webhook-history", () => ({ purgeWebhookHistory: lib.purgeWebhookHistory }));
-vi.mock("../../lib/holds/expire-holds", () => ({ expireHolds: lib.expireHolds }));
-vi.mock("../../lib/approvals/approvals", () => ({ expireApprovals: lib.expireApprovals }));
-vi.mock("../../lib/audit/seal-chain", () => ({ sealAuditChain: lib.sealAuditChain }));
-vi.mock("../../lib/approvals/notify-approvers", () => ({ notifyApprovers: lib.notifyApprovers }));
-vi.mock("../../lib/approvals/escalation", () => ({ escalateApprovals: lib.escalateApprovals }));
-vi.mock("../../lib/mail/outbound/deliver-outbound", () => ({ deliverOutboundMail: lib.deliverOutboundMail }));
-vi.mock("../../lib/mail/deliver-system-mail", () => ({ deliverSystemMail: lib.deliverSystemMail }));
-vi.mock("../../lib/google/sync-calendar", () => ({ syncDueLinks: lib.syncDueLinks }));
-vi.mock("../../lib/google/export-event", () => ({ runDueExports: lib.runDueExports }));
-vi.mock("../../lib/google/push-channel", () => ({ renewChannels: lib.renewChannels }));
+// The Inngest driver of the work registry. The lib functions an item runs are tested on a real
+// database elsewhere; here a kind's run is a spy, so no run touches the database or the network.
 
-const { webhookFanOut } = await import("./webhook-fan-out");
-const { webhookDeliveries } = await import("./webhook-deliveries");
-const { purgeIdempotencyKeys } = await import("./purge-idempotency-keys");
-const { purgeWebhookHistoryFn } = await import("./purge-webhook-history");
-const { expireHoldsFunction } = await import("./expire-holds");
-const { expireApprovalsFunction } = await import("./expire-approvals");
-const { sealAuditChainFunction } = await import("./seal-audit-chain");
-const { deliverOutboundMailFunction } = await import("./deliver-outbound-mail");
-const { googleSyncFunction } = await import("./google-sync");
-const { googleExportFunction } = await import("./google-export");
-const { googleRenewChannelsFunction } = await import("./google-renew-channels");
-const { functions } = await import("./index");
-const { ROUNDS } = await import("./rounds");
+const kind = (run: (i: WorkItem) => Promise<WorkOutcome>, extra: Partial<WorkKind> = {}): WorkKind => ({
+  name: "test.item",
+  source: () => sql`select 1`,
+  run,
+  limits: { perWorkspace: 3, perKey: 2, timeoutMs: 30_000 },
+  ...extra,
+});
+const event = (dueAt: Date, id = "hold_1") => ({ name: workEventName("test.item"), data: { id, workspace_id: "ws_1", key: "whe_1", due_at: dueAt.toISOString() } });
 
-// Sleeps are mocked (the engine would otherwise wait on them); a fresh engine per run.
-const sleeps = Array.from({ length: ROUNDS - 1 }, (_, i) => ({ id: `pause-${i + 1}`, handler: () => undefined }));
+afterEach(() => {
+  delete process.env.GOOGLE_CLIENT_ID;
+  delete process.env.GOOGLE_CLIENT_SECRET;
+  resetEnvCache();
+});
 
-beforeEach(() => vi.clearAllMocks());
-
-describe("Inngest functions", () => {
-  it("fan-out runs lib fanOutEvents once per round, pausing between rounds", async () => {
-    const t = new InngestTestEngine({ function: webhookFanOut });
-    const { result, ctx } = await t.execute({ steps: sleeps });
-    expect(result).toEqual({ deliveries: 2 * ROUNDS });
-    expect(lib.fanOutEvents).toHaveBeenCalledTimes(ROUNDS);
-    expect(ctx.step.sleep).toHaveBeenCalledWith("pause-1", "10s");
+describe("Inngest functions from the work registry", () => {
+  it("runs one item per event, at once when it is due, with the item from the event", async () => {
+    const run = vi.fn(async () => ({ result: "succeeded" }));
+    const t = new InngestTestEngine({ function: workFunction(kind(run)), events: [event(new Date(Date.now() - 1000))] });
+    const { result, ctx } = await t.execute();
+    expect(result).toEqual({ result: "succeeded" });
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(run).toHaveBeenCalledWith({ id: "hold_1", workspaceId: "ws_1", key: "whe_1", dueAt: expect.any(Date) });
+    expect(ctx.step.sleepUntil).not.toHaveBeenCalled();
   });
 
-  it("deliveries runs lib deliverDueWebhooks once per round", async () => {
-    const t = new InngestTestEngine({ function: webhookDeliveries });
-    const { result } = await t.execute({ steps: sleeps });
-    expect(result).toEqual({ attempted: 3 * ROUNDS });
-    expect(lib.deliverDueWebhooks).toHaveBeenCalledTimes(ROUNDS);
+  it("sleeps until a timer's due time (a hold's expiry), then runs it", async () => {
+    const due = new Date(Date.now() + 3_600_000);
+    const run = vi.fn(async () => ({ expired: true }));
+    const t = new InngestTestEngine({ function: workFunction(kind(run)), events: [event(due)] });
+    const { result, ctx } = await t.execute({ steps: [{ id: "until-due", handler: () => undefined }] });
+    expect(ctx.step.sleepUntil).toHaveBeenCalledWith("until-due", due);
+    expect(result).toEqual({ expired: true });
   });
 
-  it("purges expired idempotency keys hourly", async () => {
-    const t = new InngestTestEngine({ function: purgeIdempotencyKeys });
-    const { result } = await t.execute();
-    expect(result).toEqual({ purged: 4 });
-    expect(purgeIdempotencyKeys.opts.triggers).toEqual([{ cron: "0 * * * *" }]);
+  it("schedules the item's own retry as a new event due at retryAt", async () => {
+    const retryAt = new Date(Date.now() + 5_000);
+    const t = new InngestTestEngine({ function: workFunction(kind(async () => ({ result: "failed", retryAt }))), events: [event(new Date())] });
+    const { ctx } = await t.execute({ steps: [{ id: "run-again", handler: () => undefined }] });
+    expect(ctx.step.sendEvent).toHaveBeenCalledWith("run-again", {
+      name: workEventName("test.item"),
+      data: { id: "hold_1", workspace_id: "ws_1", key: "whe_1", due_at: retryAt.toISOString() },
+    });
   });
 
-  it("expires holds once per round, and approvals every minute", async () => {
-    const holds = await new InngestTestEngine({ function: expireHoldsFunction }).execute({ steps: sleeps });
-    expect(holds.result).toEqual({ expired: 7 * ROUNDS });
-    expect(lib.expireHolds).toHaveBeenCalledTimes(ROUNDS);
-    const approvals = await new InngestTestEngine({ function: expireApprovalsFunction }).execute();
-    expect(approvals.result).toEqual({ notified: 2, escalated: 1, expired: 8 });
-  });
-
-  it("seals the audit chain once per round", async () => {
-    const { result } = await new InngestTestEngine({ function: sealAuditChainFunction }).execute({ steps: sleeps });
-    expect(result).toEqual({ sealed: 9 * ROUNDS });
-  });
-
-  it("delivers queued agent and system mail once per round, adding up the rounds", async () => {
-    const { result } = await new InngestTestEngine({ function: deliverOutboundMailFunction }).execute({ steps: sleeps });
-    expect(result).toEqual({ sent: 3 * ROUNDS, retried: ROUNDS, failed: ROUNDS });
-    expect(lib.deliverOutboundMail).toHaveBeenCalledTimes(ROUNDS);
-    expect(lib.deliverSystemMail).toHaveBeenCalledTimes(ROUNDS);
-  });
-
-  it("purges old webhook history", async () => {
-    const { result } = await new InngestTestEngine({ function: purgeWebhookHistoryFn }).execute();
-    expect(result).toEqual({ deliveries: 5, events: 6 });
-  });
-
-  it("syncs and exports Google calendars once per round, and renews push channels", async () => {
-    const sync = await new InngestTestEngine({ function: googleSyncFunction }).execute({ steps: sleeps });
-    expect(sync.result).toEqual({ synced: 3 * ROUNDS });
-    expect(lib.syncDueLinks).toHaveBeenCalledTimes(ROUNDS);
-    const exp = await new InngestTestEngine({ function: googleExportFunction }).execute({ steps: sleeps });
-    expect(exp.result).toEqual({ attempted: 4 * ROUNDS });
-    const renew = await new InngestTestEngine({ function: googleRenewChannelsFunction }).execute();
-    expect(renew.result).toEqual({ renewed: 5 });
-    expect(googleRenewChannelsFunction.opts.triggers).toEqual([{ cron: "*/15 * * * *" }]);
-  });
-
-  it("serves every function with a cron trigger", () => {
-    expect(functions.map((f) => f.id())).toEqual([
-      "seal-audit-chain",
-      "webhook-fan-out",
-      "webhook-deliveries",
-      "purge-webhook-history",
-      "purge-idempotency-keys",
-      "expire-holds",
-      "expire-approvals",
-      "deliver-outbound-mail",
-      "google-sync",
-      "google-export",
-      "google-renew-channels",
+  it("keys concurrency per workspace and per endpoint, and cancels a hold's timer on commit, release or extend", () => {
+    const fn = workFunction(kindNamed(HOLD_EXPIRY_KIND)!);
+    expect(fn.opts.triggers).toEqual([{ event: "agentdraft/hold.expire" }]);
+    expect(fn.opts.cancelOn).toEqual([{ event: cancelEventName(HOLD_EXPIRY_KIND), if: "async.data.id == event.data.id && async.data.keep_due_at != event.data.due_at" }]);
+    expect(fn.opts.concurrency).toEqual([{ key: "event.data.workspace_id", limit: 8 }]);
+    const deliveries = workFunction(kindNamed("webhook.deliver")!);
+    expect(deliveries.opts.concurrency).toEqual([
+      { key: "event.data.workspace_id", limit: 16 },
+      { key: "event.data.key", limit: 4 },
     ]);
-    for (const f of functions) expect(f.opts.triggers).toEqual([{ cron: expect.any(String) }]);
+    expect(workFunction(kindNamed("audit.seal")!).opts.debounce).toEqual({ period: "1s", timeout: "10s" });
+  });
+
+  it("serves one function per kind, housekeeping no more often than every 5 minutes, Google only when configured", () => {
+    const withoutGoogle = inngestFunctions();
+    const ids = withoutGoogle.map((f) => f.id());
+    expect(ids).not.toContain("google-sync");
+    expect(ids).toContain("webhook-deliver");
+    expect(ids).toContain("sweep-overdue-work");
+    for (const f of withoutGoogle) {
+      for (const trigger of f.opts.triggers as ({ cron: string } | { event: string })[]) {
+        if ("cron" in trigger) expect(["*/5 * * * *", "*/15 * * * *", "0 * * * *", "15 * * * *"]).toContain(trigger.cron);
+        else expect(trigger.event).toMatch(/^agentdraft\//);
+      }
+    }
+    process.env.GOOGLE_CLIENT_ID = "id.apps.googleusercontent.com";
+    process.env.GOOGLE_CLIENT_SECRET = "secret";
+    resetEnvCache();
+    const withGoogle = inngestFunctions().map((f) => f.id());
+    expect(withGoogle).toEqual(expect.arrayContaining(["google-sync", "google-export", "google-renew-channels"]));
+    expect(WORK_KINDS.map((k) => k.name)).toEqual(expect.arrayContaining(["webhook.deliver", "hold.expire", "approval.expire", "approval.notify", "approval.escalate", "mail.deliver", "mail.deliver-system", "audit.seal", "google.sync", "google.export"]));
+  });
+
+  it("an idle hour costs a few dozen executions: only the crons run (12 sweeps, 2 purges, 4 channel renewals with Google)", () => {
+    process.env.GOOGLE_CLIENT_ID = "id.apps.googleusercontent.com";
+    process.env.GOOGLE_CLIENT_SECRET = "secret";
+    resetEnvCache();
+    const perHour = (cron: string) => (cron.startsWith("*/") ? 60 / Number(cron.split(" ")[0]!.slice(2)) : 1);
+    const crons = inngestFunctions().flatMap((f) => (f.opts.triggers as { cron?: string }[]).filter((t) => t.cron).map((t) => perHour(t.cron!)));
+    expect(crons.reduce((a, b) => a + b, 0)).toBe(18);
+  });
+
+  it("the sweeper finishes at once when nothing is overdue", async () => {
+    const t = new InngestTestEngine({ function: sweepFunction });
+    const { result, ctx } = await t.execute({ steps: [{ id: "find-overdue", handler: () => [] }] });
+    expect(result).toEqual({ announced: 0 });
+    expect(ctx.step.sendEvent).not.toHaveBeenCalled();
   });
 });

@@ -68,26 +68,38 @@ export async function checkApproval(actor: Actor & { type: "key" }, input: { act
   };
 }
 
-/** Marks pending approvals past their expiry as expired (with a receipt and approval.resolved). */
+/** The work kind that expires one approval (lib/jobs/registry.ts): a timer at `expires_at`. */
+export const APPROVAL_EXPIRY_KIND = "approval.expire";
+
+/** Pending approvals, due at their expiry, for the work registry. */
+export const pendingApprovalsSource = () =>
+  sql`select id, workspace_id, null::text as key, expires_at as due_at from approvals where status = 'pending'`;
+
+/** One unit of work: marks one pending approval past its expiry as expired (with a receipt and approval.resolved). */
+export async function expireApproval(approvalId: string): Promise<boolean> {
+  const done = await transaction(async (tx) => {
+    const [locked] = await tx
+      .select()
+      .from(approvals)
+      .where(and(eq(approvals.id, approvalId), eq(approvals.status, "pending"), lte(approvals.expiresAt, sql`clock_timestamp()`)))
+      .for("update", { skipLocked: true });
+    if (!locked) return false;
+    await resolveApproval(tx, { type: "system", workspaceId: locked.workspaceId, job: "approval-expiry" }, locked, "expired");
+    return true;
+  });
+  if (done) announceResolved(approvalId);
+  return done;
+}
+
+/** Expires every approval past its expiry now (tests and the CLI; in the server each approval is its own timer). */
 export async function expireApprovals(batch = 100): Promise<number> {
   const q = await queryable();
   const due = await q
-    .select()
+    .select({ id: approvals.id })
     .from(approvals)
     .where(and(eq(approvals.status, "pending"), lte(approvals.expiresAt, sql`clock_timestamp()`)))
     .limit(batch);
   let n = 0;
-  for (const candidate of due) {
-    const done = await transaction(async (tx) => {
-      const [locked] = await tx.select().from(approvals).where(and(eq(approvals.id, candidate.id), eq(approvals.status, "pending"))).for("update", { skipLocked: true });
-      if (!locked) return false;
-      await resolveApproval(tx, { type: "system", workspaceId: locked.workspaceId, job: "approval-expiry" }, locked, "expired");
-      return true;
-    });
-    if (done) {
-      n++;
-      announceResolved(candidate.id);
-    }
-  }
+  for (const { id } of due) if (await expireApproval(id)) n++;
   return n;
 }

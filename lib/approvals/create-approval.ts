@@ -5,7 +5,11 @@ import { newId } from "../ids";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
 import { emitEvent } from "../events/emit-event";
+import { scheduleWork } from "../jobs/schedule";
 import { matchPolicy } from "./policies";
+import { APPROVAL_EXPIRY_KIND } from "./approvals";
+import { APPROVAL_NOTIFY_KIND } from "./notify-approvers";
+import { APPROVAL_ESCALATE_KIND } from "./escalation";
 import { evidenceHash, summaryHash } from "./receipts";
 import type { CreateApprovalInput } from "./schemas";
 
@@ -54,6 +58,11 @@ export async function createApproval(actor: Actor & { type: "key" }, input: Crea
         summary: { summary_sha256: row!.summarySha256, evidence_sha256: row!.evidenceSha256, action_class: row!.actionClass, amount: input.amount ?? null, required_approvals: required, policy_id: policy?.id ?? null },
       },
     ]);
+    const item = { id: row!.id, workspaceId: row!.workspaceId };
+    scheduleWork(APPROVAL_NOTIFY_KIND, [{ ...item, dueAt: row!.createdAt }]);
+    scheduleWork(APPROVAL_EXPIRY_KIND, [{ ...item, dueAt: row!.expiresAt }]);
+    // Whether and when to escalate is the workspace's setting: the run reads it and sleeps until due.
+    scheduleWork(APPROVAL_ESCALATE_KIND, [{ ...item, dueAt: row!.createdAt }]);
     return row!;
   });
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Transaction } from "../../db/client";
 import { queryable, transaction } from "../../db/transaction";
@@ -43,53 +43,72 @@ export async function setEscalation(by: MemberRow, input: z.input<typeof escalat
   });
 }
 
+/** The work kind that escalates one long-pending approval (lib/jobs/registry.ts): a timer at created_at + the delay. */
+export const APPROVAL_ESCALATE_KIND = "approval.escalate";
+
+/** Pending approvals of workspaces with escalation, due when their delay has passed, for the work registry. */
+export const escalationSource = () => sql`
+  select a.id, a.workspace_id, null::text as key, a.created_at + make_interval(secs => w.approval_escalation_seconds) as due_at
+  from approvals a join workspaces w on w.id = a.workspace_id
+  where a.status = 'pending' and a.escalated_at is null and w.approval_escalation_seconds is not null
+    and a.expires_at > a.created_at + make_interval(secs => w.approval_escalation_seconds)`;
+
 /**
- * Escalation (SPEC §5): each approval still pending past its workspace's escalation delay is
- * marked escalated (once: the claim is an UPDATE ... WHERE escalated_at IS NULL, so concurrent
- * runners cannot both take it), audited and mailed (queued) in the same transaction to the
- * members with the escalation role who have not decided it yet, with a link to the queue only.
+ * Escalation (SPEC §5), one approval per run: if it is still pending past its workspace's
+ * escalation delay it is marked escalated (once: the claim is an UPDATE ... WHERE escalated_at
+ * IS NULL, so concurrent runs cannot both take it), audited and mailed (queued) in the same
+ * transaction to the members with the escalation role who have not decided it yet, with a link
+ * to the queue only. Not due yet: returns when it will be (the delay is read now, so a changed
+ * setting is honoured). Returns `{ escalated }` and, when it must look again, `retryAt`.
  */
+export async function escalateApproval(approvalId: string): Promise<{ escalated: boolean; retryAt?: Date }> {
+  return transaction(async (tx) => {
+    const [candidate] = await tx
+      .select({
+        role: workspaces.approvalEscalationRole,
+        seconds: workspaces.approvalEscalationSeconds,
+        dueAt: sql<string>`${approvals.createdAt} + make_interval(secs => ${workspaces.approvalEscalationSeconds})`,
+        due: sql<boolean>`${approvals.createdAt} + make_interval(secs => ${workspaces.approvalEscalationSeconds}) <= clock_timestamp()`,
+      })
+      .from(approvals)
+      .innerJoin(workspaces, eq(workspaces.id, approvals.workspaceId))
+      .where(
+        and(
+          eq(approvals.id, approvalId),
+          eq(approvals.status, "pending"),
+          isNull(approvals.escalatedAt),
+          gt(approvals.expiresAt, sql`clock_timestamp()`),
+          isNotNull(workspaces.approvalEscalationSeconds),
+        ),
+      );
+    if (!candidate) return { escalated: false };
+    if (!candidate.due) return { escalated: false, retryAt: new Date(candidate.dueAt) };
+    const [row] = await tx
+      .update(approvals)
+      .set({ escalatedAt: sql`clock_timestamp()` })
+      .where(and(eq(approvals.id, approvalId), eq(approvals.status, "pending"), isNull(approvals.escalatedAt)))
+      .returning();
+    if (!row) return { escalated: false };
+    await appendAudit(tx, [
+      {
+        actor: { type: "system", workspaceId: row.workspaceId, job: "approval-escalation", traceId: row.traceId ?? undefined },
+        action: "approval.escalated",
+        resource: { type: "approval", id: row.id },
+        agentId: row.agentId,
+        summary: { role: candidate.role, after_seconds: candidate.seconds },
+      },
+    ]);
+    await mailEscalation(tx, row, candidate.role!, candidate.seconds!);
+    return { escalated: true };
+  });
+}
+
+/** Escalates every approval due for it now (tests and the CLI; in the server each approval is its own timer). */
 export async function escalateApprovals(batch = 50): Promise<number> {
   const q = await queryable();
-  const due = await q
-    .select({ id: approvals.id, role: workspaces.approvalEscalationRole, seconds: workspaces.approvalEscalationSeconds })
-    .from(approvals)
-    .innerJoin(workspaces, eq(workspaces.id, approvals.workspaceId))
-    .where(
-      and(
-        eq(approvals.status, "pending"),
-        isNull(approvals.escalatedAt),
-        gt(approvals.expiresAt, sql`clock_timestamp()`),
-        isNotNull(workspaces.approvalEscalationSeconds),
-        sql`${approvals.createdAt} + make_interval(secs => ${workspaces.approvalEscalationSeconds}) <= clock_timestamp()`,
-      ),
-    )
-    .orderBy(asc(approvals.createdAt))
-    .limit(batch);
+  const { rows } = await q.execute<{ id: string }>(sql`select id from (${escalationSource()}) s where s.due_at <= clock_timestamp() order by s.due_at limit ${batch}`);
   let n = 0;
-  for (const candidate of due) {
-    const claimed = await transaction(async (tx) => {
-      const [row] = await tx
-        .update(approvals)
-        .set({ escalatedAt: sql`clock_timestamp()` })
-        .where(and(eq(approvals.id, candidate.id), eq(approvals.status, "pending"), isNull(approvals.escalatedAt)))
-        .returning();
-      if (!row) return null;
-      await appendAudit(tx, [
-        {
-          actor: { type: "system", workspaceId: row.workspaceId, job: "approval-escalation", traceId: row.traceId ?? undefined },
-          action: "approval.escalated",
-          resource: { type: "approval", id: row.id },
-          agentId: row.agentId,
-          summary: { role: candidate.role, after_seconds: candidate.seconds },
-        },
-      ]);
-      await mailEscalation(tx, row, candidate.role!, candidate.seconds!);
-      return row;
-    });
-    if (!claimed) continue;
-    n++;
-  }
+  for (const { id } of rows) if ((await escalateApproval(id)).escalated) n++;
   return n;
 }
 

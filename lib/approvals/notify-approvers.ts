@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client";
 import { queryable, transaction } from "../../db/transaction";
 import { agents, approvals, members, type ApprovalRow } from "../../db/schema";
@@ -8,29 +8,37 @@ import { queueMail } from "../mail/send-mail";
 /** Who is told an approval waits: the owners and the approvers (SPEC §5). */
 const NOTIFIED_ROLES = ["owner", "approver"] as const;
 
+/** The work kind that mails one new approval's owners and approvers (lib/jobs/registry.ts). */
+export const APPROVAL_NOTIFY_KIND = "approval.notify";
+
+/** Approvals nobody was told about yet, for the work registry. */
+export const unnotifiedApprovalsSource = () =>
+  sql`select id, workspace_id, null::text as key, created_at as due_at from approvals where notified_at is null`;
+
 /**
- * Mails the owners and approvers of each new approval, once, after the request committed
- * (a job, so a rolled-back request never mails). The claim and the queued mail commit
- * together, so a crash loses neither. The mail links to the queue, where a signed-in member
- * decides; no link in a mail can decide. Returns how many were notified.
+ * One unit of work: mails the owners and approvers of one new approval, once, after the
+ * request committed (so a rolled-back request never mails). The claim and the queued mail
+ * commit together, so a crash loses neither. The mail links to the queue, where a signed-in
+ * member decides; no link in a mail can decide. Returns whether this run notified it.
  */
+export async function notifyApproval(approvalId: string): Promise<boolean> {
+  return transaction(async (tx) => {
+    const [row] = await tx
+      .update(approvals)
+      .set({ notifiedAt: new Date() })
+      .where(and(eq(approvals.id, approvalId), isNull(approvals.notifiedAt)))
+      .returning();
+    if (row) await mailAbout(tx, row);
+    return Boolean(row);
+  });
+}
+
+/** Notifies every approval not yet notified (tests and the CLI; in the server each is its own run). */
 export async function notifyApprovers(batch = 50): Promise<number> {
   const q = await queryable();
-  const due = await q.select().from(approvals).where(isNull(approvals.notifiedAt)).orderBy(asc(approvals.createdAt)).limit(batch);
+  const due = await q.select({ id: approvals.id }).from(approvals).where(isNull(approvals.notifiedAt)).orderBy(asc(approvals.createdAt)).limit(batch);
   let n = 0;
-  for (const approval of due) {
-    const claimed = await transaction(async (tx) => {
-      const [row] = await tx
-        .update(approvals)
-        .set({ notifiedAt: new Date() })
-        .where(and(eq(approvals.id, approval.id), isNull(approvals.notifiedAt)))
-        .returning();
-      if (row) await mailAbout(tx, row);
-      return row;
-    });
-    if (!claimed) continue; // another runner took it
-    n++;
-  }
+  for (const { id } of due) if (await notifyApproval(id)) n++;
   return n;
 }
 
@@ -44,7 +52,7 @@ async function mailAbout(q: Transaction, a: ApprovalRow): Promise<void> {
   const origin = env().AUTH_URL ? new URL(env().AUTH_URL!).origin : "http://localhost:3000";
   await queueMail(q, {
     workspaceId: a.workspaceId,
-    to: [...new Set(people.map((p) => p.email))],
+    to: [...new Set(people.map((p) => p.email))], // any number: queueMail sends them in chunks
     kind: "approval_requested",
     subject: `Approval needed: ${a.summary}`,
     text: [

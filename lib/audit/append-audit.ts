@@ -2,6 +2,7 @@ import type { Transaction } from "../../db/client";
 import { auditEntries, type AuditEntryRow } from "../../db/schema";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
+import { scheduleSeal } from "./seal-chain";
 
 export type AuditInput = {
   actor: Actor;
@@ -34,6 +35,7 @@ export function actorId(actor: Actor): string {
 export async function appendAudit(tx: Transaction, inputs: AuditInput[]): Promise<AuditEntryRow[]> {
   if (inputs.length === 0) return [];
   const at = new Date();
+  scheduleSeal(at);
   return tx
     .insert(auditEntries)
     .values(

@@ -1,7 +1,35 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { transaction } from "../../db/transaction";
+import { queryable, transaction } from "../../db/transaction";
 import { auditEntries, auditHeads, type AuditEntryRow } from "../../db/schema";
 import { entryHash, GENESIS_HASH } from "./chain";
+import { scheduleWork } from "../jobs/schedule";
+
+/** The work kind that seals the chain (lib/jobs/registry.ts): one item for the whole trail, debounced. */
+export const SEAL_KIND = "audit.seal";
+/** Entries are sealed this long after they are appended at the latest; a burst is one run. */
+export const SEAL_DEBOUNCE_MS = 1_000;
+const SEAL_ITEM = { id: "audit-chain", workspaceId: "-" };
+
+/** After the transaction commits: seal soon (many appends in a second coalesce into one run). */
+export function scheduleSeal(at: Date): void {
+  scheduleWork(SEAL_KIND, [{ ...SEAL_ITEM, dueAt: new Date(at.getTime() + SEAL_DEBOUNCE_MS) }]);
+}
+
+/** The one sealing item, due when the oldest unsealed entry was appended, while there is any. */
+export const unsealedSource = () =>
+  sql`select ${SEAL_ITEM.id}::text as id, ${SEAL_ITEM.workspaceId}::text as workspace_id, null::text as key, min(at) as due_at
+      from audit_entries where hash is null having count(*) > 0`;
+
+/**
+ * One run of the sealing work: seals what is final, and asks to run again in a second while
+ * entries of still-open transactions wait (they are sealed once those commit, in commit order).
+ */
+export async function sealAuditWork(): Promise<{ sealed: number; retryAt?: Date }> {
+  const sealed = await sealAuditChain();
+  const q = await queryable();
+  const [left] = await q.select({ id: auditEntries.id }).from(auditEntries).where(isNull(auditEntries.hash)).limit(1);
+  return left ? { sealed, retryAt: new Date(Date.now() + SEAL_DEBOUNCE_MS) } : { sealed };
+}
 
 /**
  * Chains appended entries (the Trillian/Tessera split of sequencing from integration).

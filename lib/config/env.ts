@@ -38,7 +38,10 @@ const envSchema = z.object({
   INNGEST_DEV: z.string().trim().min(1).optional(),
   /** Who runs background jobs: the built-in runner, Inngest, or nobody. Default: inngest when its keys are set. */
   JOB_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
-  JOB_RUNNER_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** The embedded engine: how many units of work run at once (webhook deliveries, mails, timers...). */
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  /** The embedded engine: with nothing due, how long before it asks the database again (work from other processes). */
+  JOB_IDLE_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   /** Signs and encrypts the web app's auth cookies. Required in production (see auth-secret.ts). */
   AUTH_SECRET: z.string().trim().min(32, "use at least 32 characters (openssl rand -base64 32)").optional(),
   /** The web app's public URL, when the Host header cannot be trusted to say it. */

@@ -20,6 +20,8 @@ import { calendarClient } from "./oauth-client";
 import { callGoogle, googleFailure } from "./quota";
 import { authorizedClient, isRevokedGrant, markConnectionBroken } from "./authorized-client";
 import { EXPORT_EVENT_PROPERTY, EXPORT_HOLD_PROPERTY } from "./busy-interval";
+import { scheduleWork } from "../jobs/schedule";
+import { EXPORT_KIND } from "./work-sources";
 
 /** Attempts before an export is given up as `failed` (then shown in the web app, retried by hand). */
 export const MAX_EXPORT_ATTEMPTS = 8;
@@ -66,16 +68,34 @@ export async function queueExports(tx: Transaction, events: CalendarEventRow[]):
       };
     });
   if (!rows.length) return 0;
-  await tx.insert(googleEventExports).values(rows).onConflictDoNothing();
+  const added = await tx.insert(googleEventExports).values(rows).onConflictDoNothing().returning();
+  scheduleExports(added);
   return rows.length;
 }
 
 /** Inside the cancel's transaction: the event's Google copy is to be removed (if it was ever made). */
 export async function queueExportRemoval(tx: Transaction, calendarEventId: string): Promise<void> {
-  await tx
+  const rows = await tx
     .update(googleEventExports)
     .set({ desired: "absent", status: "pending", attempts: 0, nextAttemptAt: sql`now()`, lastError: null, updatedAt: sql`now()` })
-    .where(eq(googleEventExports.calendarEventId, calendarEventId));
+    .where(eq(googleEventExports.calendarEventId, calendarEventId))
+    .returning();
+  scheduleExports(rows);
+}
+
+/** After the transaction commits: each export is its own run, keyed by its link (one Google calendar). */
+function scheduleExports(rows: GoogleEventExportRow[]): void {
+  scheduleWork(EXPORT_KIND, rows.map((r) => ({ id: r.id, workspaceId: r.workspaceId, key: r.linkId, dueAt: r.nextAttemptAt ?? new Date() })));
+}
+
+/** One unit of work: one export, claimed with a lease, pushed to Google, its outcome recorded. Returns when to retry. */
+export async function runExport(exportId: string): Promise<{ ok: boolean; retryAt: Date | null } | null> {
+  if (!googleConfig()) return null;
+  const [row] = await claimDue(1, exportId);
+  if (!row) return null;
+  const outcome = await pushToGoogle(row);
+  const recorded = await recordOutcome(row, outcome);
+  return { ok: outcome.ok && recorded !== null, retryAt: recorded?.status === "pending" ? recorded.nextAttemptAt : null };
 }
 
 const exportActor = (workspaceId: string): Actor => ({ type: "system", workspaceId, job: "google.export" });
@@ -260,6 +280,7 @@ export async function retryExport(actor: Actor, exportId: string): Promise<Googl
       .set({ status: "pending", attempts: 0, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
       .where(eq(googleEventExports.id, exportId))
       .returning();
+    scheduleExports([updated!]);
     await appendAudit(tx, [{ actor, action: "google.export_retried", resource: { type: "event", id: row.calendarEventId }, summary: { export_id: exportId } }]);
     return updated!;
   });

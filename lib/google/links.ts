@@ -13,6 +13,7 @@ import { callGoogle, googleFailure } from "./quota";
 import { authorizedClient } from "./authorized-client";
 import { getConnection } from "./connections";
 import { stopChannel, watchLink } from "./push-channel";
+import { scheduleSync } from "./sync-calendar";
 
 export type GoogleCalendarChoice = { id: string; name: string; primary: boolean; accessRole: string };
 
@@ -86,6 +87,7 @@ export async function linkCalendar(actor: Actor, input: z.output<typeof linkCale
     // Push is an optimisation: the periodic resync still covers the link; renewal tries again.
     console.error(`[google] could not open a push channel for ${link.id}: ${googleFailure(err).message}`);
   }
+  scheduleSync(link); // the first (full) import, now
   return link;
 }
 
@@ -123,6 +125,7 @@ export async function requestSync(workspaceId: string, linkId: string): Promise<
   await getLink(workspaceId, linkId);
   const q = await queryable();
   const [row] = await q.update(googleCalendarLinks).set({ nextSyncAt: sql`now()` }).where(eq(googleCalendarLinks.id, linkId)).returning();
+  scheduleSync(row!);
   return row!;
 }
 

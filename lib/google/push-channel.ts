@@ -7,6 +7,7 @@ import { googleConfig, pushNotificationAddress } from "./config";
 import { calendarClient } from "./oauth-client";
 import { callGoogle, googleFailure } from "./quota";
 import { authorizedClient } from "./authorized-client";
+import { scheduleSync } from "./sync-calendar";
 
 /** Channels are renewed when they have less than this left (Google lets them live about a week). */
 const RENEW_BEFORE_MS = 24 * 3600 * 1000;
@@ -116,5 +117,6 @@ export async function acceptNotification(n: Notification): Promise<{ linkId: str
   }
   if (n.resourceState === "sync") return { linkId: link.id, scheduled: false };
   await q.update(googleCalendarLinks).set({ nextSyncAt: sql`now()` }).where(eq(googleCalendarLinks.id, link.id));
+  scheduleSync(link);
   return { linkId: link.id, scheduled: true };
 }

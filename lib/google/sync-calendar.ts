@@ -14,6 +14,8 @@ import { calendarClient } from "./oauth-client";
 import { callGoogle, googleFailure } from "./quota";
 import { authorizedClient, isRevokedGrant, markConnectionBroken } from "./authorized-client";
 import { busyInterval } from "./busy-interval";
+import { scheduleWork } from "../jobs/schedule";
+import { SYNC_KIND } from "./work-sources";
 
 const LEASE_SECONDS = 120;
 const PAGE_SIZE = 250;
@@ -210,7 +212,20 @@ export async function syncLink(linkId: string): Promise<SyncResult | null> {
   return { linkId, full: fetched.full, ...counts, status: "ok" };
 }
 
-/** The job: syncs every link that is due (a push notification, the periodic resync, a retry). */
+/** After the transaction commits (or at once): sync this link now. */
+export function scheduleSync(link: Pick<GoogleCalendarLinkRow, "id" | "workspaceId" | "connectionId">): void {
+  scheduleWork(SYNC_KIND, [{ id: link.id, workspaceId: link.workspaceId, key: link.connectionId, dueAt: new Date() }]);
+}
+
+/** One unit of work: syncs one link if it is due, and says when it is due next (the periodic resync or a retry). */
+export async function syncLinkWork(linkId: string): Promise<{ status: string; retryAt: Date | null }> {
+  const result = await syncLink(linkId);
+  const q = await queryable();
+  const [link] = await q.select({ nextSyncAt: googleCalendarLinks.nextSyncAt }).from(googleCalendarLinks).where(eq(googleCalendarLinks.id, linkId));
+  return { status: result?.status ?? "skipped", retryAt: link?.nextSyncAt ?? null };
+}
+
+/** Syncs every link that is due now (tests and the CLI; in the server each link is its own run). */
 export async function syncDueLinks(limit = 25): Promise<number> {
   if (!googleConfig()) return 0;
   const q = await queryable();

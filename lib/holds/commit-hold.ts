@@ -4,6 +4,7 @@ import { calendarEvents, holds, type CalendarEventRow, type HoldRow } from "../.
 import { newId } from "../ids";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
+import { cancelHoldExpiry } from "./expire-holds";
 import { emitEvent } from "../events/emit-event";
 import { loadHoldForChange, assertLive } from "./load-hold";
 import { serializeHold } from "./serialize";
@@ -59,6 +60,7 @@ export async function commitHold(actor: Actor, holdId: string): Promise<{ hold: 
     await appendAudit(tx, [
       { actor, action: "hold.committed", resource: { type: "hold", id: holdId }, agentId: hold.agentId, summary: { event_ids: eventIds } },
     ]);
+    cancelHoldExpiry([holdId]);
     return { hold: committed!, events };
   });
 }

@@ -1,53 +1,61 @@
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
-import { transaction } from "../../db/transaction";
-import { holds } from "../../db/schema";
+import { and, eq, lte, sql } from "drizzle-orm";
+import { queryable, transaction } from "../../db/transaction";
+import { holds, type HoldRow } from "../../db/schema";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
 import { emitEvent } from "../events/emit-event";
+import { cancelWork, scheduleWork } from "../jobs/schedule";
 import { serializeHold } from "./serialize";
 
+/** The work kind that records one hold's expiry (lib/jobs/registry.ts): a timer at `expires_at`. */
+export const HOLD_EXPIRY_KIND = "hold.expire";
+
+/** After the transaction commits: wake the hold's expiry at its expires_at; an extended hold's earlier timer is cancelled. */
+export function scheduleHoldExpiry(hold: Pick<HoldRow, "id" | "workspaceId" | "expiresAt">, opts: { extended?: boolean } = {}): void {
+  if (opts.extended) cancelWork(HOLD_EXPIRY_KIND, [hold.id], hold.expiresAt);
+  scheduleWork(HOLD_EXPIRY_KIND, [{ id: hold.id, workspaceId: hold.workspaceId, dueAt: hold.expiresAt }]);
+}
+
+/** After the transaction commits: the holds settled (committed, released, preempted), so their timers can stop. */
+export function cancelHoldExpiry(holdIds: string[]): void {
+  cancelWork(HOLD_EXPIRY_KIND, holdIds);
+}
+
+/** Held holds, due at their expiry, for the work registry. */
+export const heldHoldsSource = () => sql`select id, workspace_id, null::text as key, expires_at as due_at from holds where status = 'held'`;
+
 /**
- * Marks held holds past their TTL as expired and sends hold.expired. Correctness never waits
- * for this job (liveness is checked against the clock everywhere); it records the fact and
- * tells the agent. Safe to run concurrently: rows are claimed with SKIP LOCKED.
+ * One unit of work: marks one hold expired if it is still held and its TTL has passed (an
+ * extend, commit or release meanwhile makes this a no-op), with hold.expired and an audit
+ * entry in the same transaction. Correctness never waits for this (liveness is checked against
+ * the clock everywhere); it records the fact and tells the agent. Returns whether it expired it.
  */
-export async function expireHolds(batch = 200): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const done = await transaction(async (tx) => {
-      const due = await tx
-        .select({ id: holds.id, workspaceId: holds.workspaceId })
-        .from(holds)
-        .where(and(eq(holds.status, "held"), lte(holds.expiresAt, sql`clock_timestamp()`)))
-        .orderBy(holds.workspaceId, holds.expiresAt)
-        .limit(batch)
-        .for("update", { skipLocked: true });
-      const workspaceId = due[0]?.workspaceId;
-      if (!workspaceId) return 0;
-      // One workspace per transaction: its audit chain head is the only one locked.
-      const ids = due.filter((d) => d.workspaceId === workspaceId).map((d) => d.id);
-      const expired = await tx
-        .update(holds)
-        .set({ status: "expired", endedAt: holds.expiresAt })
-        .where(inArray(holds.id, ids))
-        .returning();
-      const actor: Actor = { type: "system", workspaceId, job: "hold-expiry" };
-      for (const h of expired) {
-        await emitEvent(tx, actor, { type: "hold.expired", agentId: h.agentId, data: { hold: serializeHold(h) } });
-      }
-      await appendAudit(
-        tx,
-        expired.map((h) => ({
-          actor,
-          action: "hold.expired",
-          resource: { type: "hold", id: h.id },
-          agentId: h.agentId,
-          summary: { expired_at: h.expiresAt.toISOString() },
-        })),
-      );
-      return expired.length;
-    });
-    total += done;
-    if (done === 0) return total;
-  }
+export async function expireHold(holdId: string): Promise<boolean> {
+  return transaction(async (tx) => {
+    const [h] = await tx
+      .update(holds)
+      .set({ status: "expired", endedAt: holds.expiresAt })
+      .where(and(eq(holds.id, holdId), eq(holds.status, "held"), lte(holds.expiresAt, sql`clock_timestamp()`)))
+      .returning();
+    if (!h) return false;
+    const actor: Actor = { type: "system", workspaceId: h.workspaceId, job: "hold-expiry" };
+    await emitEvent(tx, actor, { type: "hold.expired", agentId: h.agentId, data: { hold: serializeHold(h) } });
+    await appendAudit(tx, [
+      { actor, action: "hold.expired", resource: { type: "hold", id: h.id }, agentId: h.agentId, summary: { expired_at: h.expiresAt.toISOString() } },
+    ]);
+    return true;
+  });
+}
+
+/** Expires every hold past its TTL now (tests and the CLI; in the server each hold is its own timer). */
+export async function expireHolds(): Promise<number> {
+  const q = await queryable();
+  const due = await q
+    .select({ id: holds.id })
+    .from(holds)
+    .where(and(eq(holds.status, "held"), lte(holds.expiresAt, sql`clock_timestamp()`)))
+    .orderBy(holds.expiresAt);
+  let n = 0;
+  for (const { id } of due) if (await expireHold(id)) n++;
+  return n;
 }

@@ -5,6 +5,7 @@ import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
 import { loadHoldForChange, assertLive } from "./load-hold";
 import { resolveTtl } from "./ttl";
+import { scheduleHoldExpiry } from "./expire-holds";
 
 /** Heartbeat: a live hold lives another TTL from now. An expired one cannot be revived. */
 export async function extendHold(actor: Actor, holdId: string, ttlSeconds?: number): Promise<HoldRow> {
@@ -26,6 +27,8 @@ export async function extendHold(actor: Actor, holdId: string, ttlSeconds?: numb
         summary: { ttl_seconds: ttl, expires_at: extended!.expiresAt.toISOString() },
       },
     ]);
+    // The old timer finds the hold alive and does nothing; the new one fires at the new expiry.
+    scheduleHoldExpiry(extended!, { extended: true });
     return extended!;
   });
 }

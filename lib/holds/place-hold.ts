@@ -5,6 +5,7 @@ import { AppError } from "../errors";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
 import { appendAudit, type AuditInput } from "../audit/append-audit";
+import { cancelHoldExpiry, scheduleHoldExpiry } from "./expire-holds";
 import { emitEvent } from "../events/emit-event";
 import { lockCalendars } from "../calendars/lock-calendars";
 import { findConflicts, holdConflict } from "./find-conflicts";
@@ -99,6 +100,8 @@ export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHold
       },
     });
     await appendAudit(tx, audit);
+    scheduleHoldExpiry(hold!);
+    cancelHoldExpiry(preempted.map((p) => p.id));
     return { hold: hold!, preempted };
   });
 }

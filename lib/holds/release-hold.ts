@@ -3,6 +3,7 @@ import { transaction } from "../../db/transaction";
 import { holds, type HoldRow } from "../../db/schema";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
+import { cancelHoldExpiry } from "./expire-holds";
 import { emitEvent } from "../events/emit-event";
 import { loadHoldForChange, assertLive } from "./load-hold";
 import { serializeHold } from "./serialize";
@@ -20,6 +21,7 @@ export async function releaseHold(actor: Actor, holdId: string): Promise<HoldRow
       .returning();
     await emitEvent(tx, actor, { type: "hold.released", agentId: hold.agentId, data: { hold: serializeHold(released!) } });
     await appendAudit(tx, [{ actor, action: "hold.released", resource: { type: "hold", id: holdId }, agentId: hold.agentId }]);
+    cancelHoldExpiry([holdId]);
     return released!;
   });
 }

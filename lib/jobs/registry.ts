@@ -1,42 +1,98 @@
-import { fanOutEvents } from "../webhooks/fan-out";
-import { deliverDueWebhooks } from "../webhooks/deliver";
+import { deliverWebhook, pendingDeliveriesSource } from "../webhooks/deliver";
+import { DELIVERY_KIND, fanOutEvent, unfannedEventsSource } from "../webhooks/fan-out";
 import { purgeWebhookHistory } from "../webhooks/purge-webhook-history";
 import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
-import { expireHolds } from "../holds/expire-holds";
-import { expireApprovals } from "../approvals/approvals";
-import { notifyApprovers } from "../approvals/notify-approvers";
-import { escalateApprovals } from "../approvals/escalation";
-import { sealAuditChain } from "../audit/seal-chain";
-import { deliverOutboundMail } from "../mail/outbound/deliver-outbound";
-import { deliverSystemMail } from "../mail/deliver-system-mail";
-import { syncDueLinks } from "../google/sync-calendar";
-import { runDueExports } from "../google/export-event";
-import { renewChannels } from "../google/push-channel";
+import { expireHold, heldHoldsSource, HOLD_EXPIRY_KIND } from "../holds/expire-holds";
+import { APPROVAL_EXPIRY_KIND, expireApproval, pendingApprovalsSource } from "../approvals/approvals";
+import { APPROVAL_NOTIFY_KIND, notifyApproval, unnotifiedApprovalsSource } from "../approvals/notify-approvers";
+import { APPROVAL_ESCALATE_KIND, escalateApproval, escalationSource } from "../approvals/escalation";
+import { sealAuditWork, SEAL_DEBOUNCE_MS, SEAL_KIND, unsealedSource } from "../audit/seal-chain";
+import { deliverMessage, MESSAGE_DELIVERY_KIND, queuedMessagesSource } from "../mail/outbound/deliver-outbound";
+import { deliverSystemMailItem, queuedSystemMailSource } from "../mail/deliver-system-mail";
+import { configuredTransport, SYSTEM_MAIL_KIND } from "../mail/send-mail";
+import { googleConfig } from "../google/config";
+import { dueLinksSource, EXPORT_KIND, pendingExportsSource, SYNC_KIND } from "../google/work-sources";
+import type { CronJob, WorkKind } from "./work";
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const mailConfigured = () => configuredTransport() !== null;
+const googleConfigured = () => googleConfig() !== null;
 
 /**
- * A background job: an idempotent function in lib/ (the database is the source of truth),
- * safe to run concurrently with itself, and how often the embedded runner calls it.
- * Inngest runs the same functions from inngest/functions/.
+ * Every kind of background work, defined once (SPEC §7): one item per run, limits per workspace
+ * (and per endpoint or connection), each its own retry schedule. The embedded engine and the
+ * Inngest functions are both built from this list. Google's code is loaded only when a Google
+ * item runs, so a cold start never pays for the Google client libraries.
  */
-export type Job = { name: string; intervalMs: number; run: () => Promise<unknown> };
-
-/** Every background job. Other features add theirs here (and an Inngest function beside them). */
-export const JOBS: Job[] = [
-  // Chains appended audit entries in commit order (lib/audit/seal-chain.ts); reads seal first too.
-  { name: "audit.seal", intervalMs: 1_000, run: () => sealAuditChain() },
-  { name: "webhooks.fan-out", intervalMs: 1_000, run: () => fanOutEvents() },
-  { name: "webhooks.deliver", intervalMs: 1_000, run: () => deliverDueWebhooks() },
-  { name: "webhooks.purge-history", intervalMs: 60 * 60 * 1_000, run: () => purgeWebhookHistory() },
-  { name: "idempotency.purge", intervalMs: 60 * 60 * 1_000, run: () => purgeExpiredIdempotencyKeys() },
-  // Liveness never waits for these (it is checked against the clock); they record expiry and tell the agent.
-  { name: "holds.expire", intervalMs: 1_000, run: () => expireHolds() },
-  { name: "approvals.expire", intervalMs: 5_000, run: () => expireApprovals() },
-  { name: "approvals.notify", intervalMs: 2_000, run: () => notifyApprovers() },
-  { name: "approvals.escalate", intervalMs: 5_000, run: () => escalateApprovals() },
-  // Queued agent and system mail to Resend (only when RESEND_API_KEY is set; otherwise mail is captured at once).
-  { name: "mail.deliver", intervalMs: 1_000, run: async () => ({ agents: await deliverOutboundMail(), system: await deliverSystemMail() }) },
-  // Google Calendar (no-ops without GOOGLE_CLIENT_ID): import due links, export commits and cancels, keep push channels open.
-  { name: "google.sync", intervalMs: 2_000, run: () => syncDueLinks() },
-  { name: "google.export", intervalMs: 2_000, run: () => runDueExports() },
-  { name: "google.renew-channels", intervalMs: 15 * 60 * 1_000, run: () => renewChannels() },
+export const WORK_KINDS: WorkKind[] = [
+  {
+    name: DELIVERY_KIND,
+    source: pendingDeliveriesSource,
+    run: async (item) => {
+      const r = await deliverWebhook(item.id);
+      return r ? { result: r.outcome.kind, retryAt: r.retryAt } : { result: "nothing to do" };
+    },
+    // A hanging endpoint holds at most perKey runs; the rest of its workspace and every other one go on.
+    limits: { perWorkspace: 16, perKey: 4, timeoutMs: 90 * SECOND }, // above any WEBHOOK_TIMEOUT_MS (at most 60 s)
+  },
+  { name: "webhook.fan-out", source: unfannedEventsSource, run: (item) => fanOutEvent(item.id), limits: { perWorkspace: 4, timeoutMs: 30 * SECOND } },
+  {
+    name: HOLD_EXPIRY_KIND,
+    source: heldHoldsSource,
+    run: async (item) => ({ expired: await expireHold(item.id) }),
+    limits: { perWorkspace: 8, timeoutMs: 30 * SECOND },
+    cancellable: true,
+  },
+  { name: APPROVAL_NOTIFY_KIND, source: unnotifiedApprovalsSource, run: async (item) => ({ notified: await notifyApproval(item.id) }), limits: { perWorkspace: 4, timeoutMs: 30 * SECOND } },
+  { name: APPROVAL_EXPIRY_KIND, source: pendingApprovalsSource, run: async (item) => ({ expired: await expireApproval(item.id) }), limits: { perWorkspace: 4, timeoutMs: 30 * SECOND } },
+  { name: APPROVAL_ESCALATE_KIND, source: escalationSource, run: (item) => escalateApproval(item.id), limits: { perWorkspace: 4, timeoutMs: 30 * SECOND } },
+  { name: SEAL_KIND, source: unsealedSource, run: () => sealAuditWork(), limits: { perWorkspace: 1, timeoutMs: MINUTE }, debounceMs: SEAL_DEBOUNCE_MS },
+  {
+    name: MESSAGE_DELIVERY_KIND,
+    source: queuedMessagesSource,
+    run: async (item) => (await deliverMessage(item.id)) ?? { result: "nothing to do" },
+    limits: { perWorkspace: 4, perKey: 2, timeoutMs: 2 * MINUTE },
+    enabled: mailConfigured,
+  },
+  {
+    name: SYSTEM_MAIL_KIND,
+    source: queuedSystemMailSource,
+    run: async (item) => (await deliverSystemMailItem(item.id)) ?? { result: "nothing to do" },
+    limits: { perWorkspace: 4, timeoutMs: 2 * MINUTE },
+    enabled: mailConfigured,
+  },
+  {
+    name: SYNC_KIND,
+    source: dueLinksSource,
+    run: async (item) => (await import("../google/sync-calendar")).syncLinkWork(item.id),
+    // One run per Google connection at a time: its quota backoff sleeps only in its own run.
+    limits: { perWorkspace: 4, perKey: 1, timeoutMs: 5 * MINUTE },
+    enabled: googleConfigured,
+  },
+  {
+    name: EXPORT_KIND,
+    source: pendingExportsSource,
+    run: async (item) => (await (await import("../google/export-event")).runExport(item.id)) ?? { result: "nothing to do" },
+    limits: { perWorkspace: 4, perKey: 2, timeoutMs: 5 * MINUTE },
+    enabled: googleConfigured,
+  },
 ];
+
+/** Housekeeping on a clock: never more often than every 5 minutes. */
+export const CRON_JOBS: CronJob[] = [
+  { name: "webhooks.purge-history", cron: "15 * * * *", everyMs: 60 * MINUTE, run: () => purgeWebhookHistory() },
+  { name: "idempotency.purge", cron: "0 * * * *", everyMs: 60 * MINUTE, run: () => purgeExpiredIdempotencyKeys() },
+  {
+    name: "google.renew-channels",
+    cron: "*/15 * * * *",
+    everyMs: 15 * MINUTE,
+    run: async () => (await import("../google/push-channel")).renewChannels(),
+    enabled: googleConfigured,
+  },
+];
+
+/** The kinds that run in this deployment. */
+export const enabledKinds = () => WORK_KINDS.filter((k) => k.enabled?.() ?? true);
+export const enabledCrons = () => CRON_JOBS.filter((c) => c.enabled?.() ?? true);
+export const kindNamed = (name: string) => WORK_KINDS.find((k) => k.name === name);

@@ -1,42 +1,54 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { sql } from "drizzle-orm";
 import { getDb, getDriver } from "../../db/client";
-import type { RunnerLock } from "./runner";
 
-/** The advisory lock key of the embedded runner (any constant bigint; "agentdraft-jobs"). */
-export const RUNNER_LOCK_KEY = "7233611004771312723";
+/** A held single-runner lock; `lost()` turns true once it can no longer be trusted. */
+export type RunnerLock = { release: () => Promise<void>; lost: () => boolean };
 
-type PoolClient = { query: (sql: string, params?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>; release: (err?: Error | boolean) => void; on: (e: "error", cb: (err: Error) => void) => void };
+const LEASE_NAME = "embedded-engine";
+export const LEASE_TTL_MS = 30_000;
 
 /**
- * One runner across processes. On a Postgres server: a session advisory lock on a connection
- * kept for as long as this process runs jobs (if the process dies, the connection closes and
- * another process takes over). PGlite belongs to one process already, so the lock is implied.
+ * One embedded engine per deployment. On a Postgres server: a lease row in job_runner_leases,
+ * taken when free or expired and renewed every ttl/3 (a row, not a session advisory lock, so it
+ * works through a transaction-mode pooler such as Neon's). If this process dies or stalls past
+ * the TTL, another takes over. PGlite belongs to one process already, so the lock is implied.
  */
-export async function acquireRunnerLock(): Promise<RunnerLock | null> {
+export async function acquireRunnerLock(o: { ttlMs?: number; holder?: string } = {}): Promise<RunnerLock | null> {
   if ((await getDriver()) === "pglite") return { release: async () => {}, lost: () => false };
-  const pool = ((await getDb()) as unknown as { $client: unknown }).$client as { connect: () => Promise<PoolClient> };
-  const client = await pool.connect();
+  const ttlMs = o.ttlMs ?? LEASE_TTL_MS;
+  const holder = o.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const db = await getDb();
+  const take = async (): Promise<boolean> => {
+    const { rows } = await db.execute<{ holder: string }>(sql`
+      insert into job_runner_leases (name, holder, expires_at)
+      values (${LEASE_NAME}, ${holder}, clock_timestamp() + make_interval(secs => ${ttlMs / 1000}))
+      on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
+      where job_runner_leases.holder = excluded.holder or job_runner_leases.expires_at < clock_timestamp()
+      returning holder`);
+    return rows.length > 0;
+  };
+  if (!(await take())) return null;
   let lost = false;
-  client.on("error", () => {
-    lost = true;
-  });
-  try {
-    const { rows } = await client.query("select pg_try_advisory_lock($1::bigint) as locked", [RUNNER_LOCK_KEY]);
-    if (!rows[0]?.locked) {
-      client.release();
-      return null;
-    }
-  } catch (err) {
-    client.release(true);
-    throw err;
-  }
+  let renewedAt = Date.now();
+  const timer = setInterval(() => {
+    take()
+      .then((ok) => {
+        if (ok) renewedAt = Date.now();
+        else lost = true;
+      })
+      .catch(() => {
+        // A failed renewal is not yet a lost lease; one that could have expired is.
+        if (Date.now() - renewedAt > ttlMs * 0.8) lost = true;
+      });
+  }, ttlMs / 3);
+  timer.unref();
   return {
-    lost: () => lost,
+    lost: () => lost || Date.now() - renewedAt > ttlMs * 0.8,
     release: async () => {
-      try {
-        if (!lost) await client.query("select pg_advisory_unlock($1::bigint)", [RUNNER_LOCK_KEY]);
-      } finally {
-        client.release(lost);
-      }
+      clearInterval(timer);
+      await db.execute(sql`delete from job_runner_leases where name = ${LEASE_NAME} and holder = ${holder}`).catch(() => {});
     },
   };
 }

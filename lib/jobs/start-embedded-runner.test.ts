@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "../config/env";
 import { jobRunnerMode } from "./job-runner-mode";
 
-// No database: the runner's lock and jobs are stubs.
+// No database: the engine's lock and work are stubs.
 vi.mock("./runner-lock", () => ({ acquireRunnerLock: async () => null }));
-vi.mock("./registry", () => ({ JOBS: [] }));
+vi.mock("./registry", () => ({ enabledKinds: () => [], enabledCrons: () => [] }));
 const { startEmbeddedRunner } = await import("./start-embedded-runner");
 
-const VARS = ["JOB_RUNNER", "INNGEST_SIGNING_KEY", "INNGEST_EVENT_KEY", "NEXT_PHASE"] as const;
+const VARS = ["JOB_RUNNER", "INNGEST_SIGNING_KEY", "INNGEST_EVENT_KEY", "NEXT_PHASE", "VERCEL"] as const;
 const g = globalThis as unknown as { __agentdraftRunner?: { stop: () => Promise<void> } };
 
 function withEnv(vars: Partial<Record<(typeof VARS)[number], string>>) {
@@ -47,6 +47,20 @@ describe("which runner runs background jobs", () => {
     expect(first).toBeDefined();
     startEmbeddedRunner();
     expect(g.__agentdraftRunner).toBe(first);
+    log.mockRestore();
+  });
+
+  it("refuses to start on Vercel unless asked for explicitly, saying to configure Inngest", () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    withEnv({ VERCEL: "1" });
+    startEmbeddedRunner();
+    expect(g.__agentdraftRunner).toBeUndefined();
+    expect(error).toHaveBeenCalledWith(expect.stringMatching(/does not start on Vercel.*INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY.*JOB_RUNNER=embedded/));
+    withEnv({ VERCEL: "1", JOB_RUNNER: "embedded" });
+    startEmbeddedRunner();
+    expect(g.__agentdraftRunner).toBeDefined();
+    error.mockRestore();
     log.mockRestore();
   });
 });

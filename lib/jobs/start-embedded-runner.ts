@@ -1,20 +1,46 @@
 import { env } from "../config/env";
-import { JOBS } from "./registry";
-import { createRunner } from "./runner";
+import { enabledCrons, enabledKinds } from "./registry";
+import { createEngine, type Engine } from "./engine";
 import { acquireRunnerLock } from "./runner-lock";
 import { jobRunnerMode } from "./job-runner-mode";
+import { setLocalEngine } from "./schedule";
 
-const globalForRunner = globalThis as unknown as { __agentdraftRunner?: ReturnType<typeof createRunner> };
+const globalForRunner = globalThis as unknown as { __agentdraftRunner?: Engine };
+
+/** Why the embedded engine will not start here, or null when it may. */
+export function embeddedRefusal(): string | null {
+  if (process.env.VERCEL && env().JOB_RUNNER !== "embedded") {
+    return (
+      "Background work is not running: the embedded engine does not start on Vercel, where functions freeze between requests. " +
+      "Configure Inngest (set INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY, see the README's Deployment section), or set JOB_RUNNER=embedded to run it anyway."
+    );
+  }
+  return null;
+}
 
 /**
- * Starts the built-in job runner in this server process, unless Inngest runs the jobs or
- * JOB_RUNNER=off. Never during `next build`. Called once from instrumentation.ts.
+ * Starts the embedded engine in this server process, unless Inngest runs the work or
+ * JOB_RUNNER=off. Never during `next build`, and not on Vercel unless asked for explicitly.
+ * Called once from instrumentation.ts.
  */
 export function startEmbeddedRunner(): void {
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   if (jobRunnerMode() !== "embedded" || globalForRunner.__agentdraftRunner) return;
-  const runner = createRunner({ jobs: JOBS, tickMs: env().JOB_RUNNER_TICK_MS, acquireLock: acquireRunnerLock });
-  globalForRunner.__agentdraftRunner = runner;
-  runner.start();
-  console.log(`[jobs] embedded runner started: ${JOBS.map((j) => j.name).join(", ")}`);
+  const refusal = embeddedRefusal();
+  if (refusal) {
+    console.error(`[jobs] ${refusal}`);
+    return;
+  }
+  const kinds = enabledKinds();
+  const engine = createEngine({
+    kinds,
+    crons: enabledCrons(),
+    concurrency: env().JOB_CONCURRENCY,
+    idlePollMs: env().JOB_IDLE_POLL_MS,
+    acquireLock: () => acquireRunnerLock(),
+  });
+  globalForRunner.__agentdraftRunner = engine;
+  setLocalEngine(engine);
+  engine.start();
+  console.log(`[jobs] embedded engine started (${env().JOB_CONCURRENCY} at once): ${kinds.map((k) => k.name).join(", ")}`);
 }

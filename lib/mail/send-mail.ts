@@ -6,6 +6,7 @@ import { env } from "../config/env";
 import { resendClient } from "./resend-client";
 import { newId } from "../ids";
 import { resendTransport } from "./resend-transport";
+import { scheduleWork } from "../jobs/schedule";
 
 export const outgoingMail = z.object({
   workspaceId: z.string().min(1),
@@ -62,11 +63,28 @@ export async function sendMail(input: OutgoingMail, transport: MailTransport | n
  * configured, else `captured` at once. A crash after the commit delays the mail, never loses
  * it; a rollback never sends it.
  */
-export async function queueMail(tx: Transaction, input: OutgoingMail): Promise<{ id: string; status: "queued" | "captured" }> {
-  const row = mailRow(input);
-  const status = configuredTransport() ? "queued" : "captured";
-  await tx.insert(outboundMail).values({ ...row, status, nextAttemptAt: status === "queued" ? new Date() : null });
-  return { id: row.id, status };
+export async function queueMail(tx: Transaction, input: OutgoingMail): Promise<{ id: string; ids: string[]; status: "queued" | "captured" }> {
+  // Notices built from tenant input never fail to be written: the subject is clamped here, and
+  // many recipients become several messages of at most MAX_RECIPIENTS each.
+  const to = [...new Set(Array.isArray(input.to) ? input.to : [input.to])];
+  const chunks = Array.from({ length: Math.ceil(to.length / MAX_RECIPIENTS) }, (_, i) => to.slice(i * MAX_RECIPIENTS, (i + 1) * MAX_RECIPIENTS));
+  const rows = chunks.map((chunk) => mailRow({ ...input, to: chunk, subject: clampSubject(input.subject) }));
+  const status: "queued" | "captured" = configuredTransport() ? "queued" : "captured";
+  const at = new Date();
+  await tx.insert(outboundMail).values(rows.map((row) => ({ ...row, status, nextAttemptAt: status === "queued" ? at : null })));
+  if (status === "queued") scheduleWork(SYSTEM_MAIL_KIND, rows.map((r) => ({ id: r.id, workspaceId: r.workspaceId, dueAt: at })));
+  return { id: rows[0]!.id, ids: rows.map((r) => r.id), status };
+}
+
+/** One mail's recipients at most (Resend's limit); more are split into several mails. */
+export const MAX_RECIPIENTS = 50;
+const SUBJECT_MAX = 300;
+/** The work kind that hands one queued system mail to the provider (lib/jobs/registry.ts). */
+export const SYSTEM_MAIL_KIND = "mail.deliver-system";
+
+function clampSubject(subject: string): string {
+  const oneLine = subject.replace(/[\r\n]+/g, " ").trim();
+  return oneLine.length <= SUBJECT_MAX ? oneLine : `${oneLine.slice(0, SUBJECT_MAX - 1)}…`;
 }
 
 /** A validated message as an outbound_mail row, before its status is known. */

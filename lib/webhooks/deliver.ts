@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, isNull, lte, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, lt, or, sql } from "drizzle-orm";
 import { queryable, transaction } from "../../db/transaction";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventRow } from "../../db/schema";
 import { env } from "../config/env";
@@ -55,66 +55,102 @@ export function signingSecrets(endpoint: WebhookEndpointRow, now: Date): string[
 }
 
 /**
- * Claims due deliveries (a lease per row, taken with FOR UPDATE SKIP LOCKED, so two runners
- * never take the same attempt), sends them, and records each outcome. At-least-once: a
- * runner that dies mid-attempt leaves a lease that expires, and the attempt is made again.
+ * One unit of work: one attempt of one delivery (one event to one endpoint). Claims it with a
+ * lease (a conditional UPDATE, so two runs never make the same attempt), sends it outside any
+ * transaction, and records the outcome. At-least-once: a run that dies mid-attempt leaves a
+ * lease that expires, and the attempt is made again. A failure to record the outcome (a poison
+ * row) marks this delivery failed with the error; no other delivery is touched. Returns null
+ * when there was nothing to do, else the outcome and when to try next (null: finished).
+ */
+export async function deliverWebhook(deliveryId: string, opts: DeliverOptions = {}): Promise<{ outcome: Outcome; retryAt: Date | null } | null> {
+  const now = opts.now ?? new Date();
+  const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
+  const d = await claim(deliveryId, now, timeoutMs);
+  if (!d) return null;
+  const q = await queryable();
+  const [[event], [endpoint]] = await Promise.all([
+    q.select().from(webhookEvents).where(eq(webhookEvents.id, d.eventId)),
+    q.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, d.endpointId)),
+  ]);
+  if (!event || !endpoint) return null; // deleted meanwhile (the cascade removes the delivery too)
+  const allowlist = opts.allowlist ?? parseAllowlist(env().WEBHOOK_ALLOWED_HOSTS);
+  const outcome = await attempt(endpoint, event, { now, timeoutMs, allowlist, resolver: opts.resolver }).catch(
+    (err): Outcome => ({ kind: "failed", status: null, error: `could not send: ${(err as Error).message}`, latencyMs: null, retryAfterMs: null }),
+  );
+  try {
+    const retryAt = await recordOutcome(d, endpoint, outcome, now, opts.random ?? Math.random);
+    return { outcome, retryAt };
+  } catch (err) {
+    await markUnrecordable(d, err);
+    return { outcome, retryAt: null };
+  }
+}
+
+/**
+ * Runs every delivery due now, concurrently (tests and the CLI; in the server each delivery is
+ * its own run). `workspaceId` keeps to one workspace's deliveries (tests share one database).
  */
 export async function deliverDueWebhooks(opts: DeliverOptions = {}): Promise<{ attempted: number; succeeded: number }> {
   const now = opts.now ?? new Date();
-  const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
-  const claimed = await claimDue(now, opts.limit ?? 20, timeoutMs, opts.workspaceId);
-  if (claimed.length === 0) return { attempted: 0, succeeded: 0 };
-
   const q = await queryable();
-  const [events, endpoints] = await Promise.all([
-    q.select().from(webhookEvents).where(inArray(webhookEvents.id, claimed.map((d) => d.eventId))),
-    q.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, claimed.map((d) => d.endpointId))),
-  ]);
-  const allowlist = opts.allowlist ?? parseAllowlist(env().WEBHOOK_ALLOWED_HOSTS);
-  const outcomes = await Promise.all(
-    claimed.map(async (d) => {
-      const event = events.find((e) => e.id === d.eventId)!;
-      const endpoint = endpoints.find((e) => e.id === d.endpointId)!;
-      const outcome = await attempt(endpoint, event, { now, timeoutMs, allowlist, resolver: opts.resolver }).catch(
-        (err): Outcome => ({ kind: "failed", status: null, error: `could not send: ${(err as Error).message}`, latencyMs: null, retryAfterMs: null }),
-      );
-      await recordOutcome(d, endpoint, outcome, now, opts.random ?? Math.random);
-      return outcome;
-    }),
-  );
-  return { attempted: claimed.length, succeeded: outcomes.filter((o) => o.kind === "succeeded").length };
+  const due = await q
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(
+      and(
+        eq(webhookDeliveries.status, "pending"),
+        lte(webhookDeliveries.nextAttemptAt, now),
+        or(isNull(webhookDeliveries.leasedUntil), lt(webhookDeliveries.leasedUntil, now)),
+        eq(webhookEndpoints.enabled, true),
+        opts.workspaceId ? eq(webhookDeliveries.workspaceId, opts.workspaceId) : undefined,
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(opts.limit ?? 20);
+  const results = await Promise.all(due.map((d) => deliverWebhook(d.id, { ...opts, now })));
+  const attempted = results.filter((r) => r !== null);
+  return { attempted: attempted.length, succeeded: attempted.filter((r) => r.outcome.kind === "succeeded").length };
 }
 
-async function claimDue(now: Date, limit: number, timeoutMs: number, workspaceId?: string): Promise<WebhookDeliveryRow[]> {
-  return transaction(async (tx) => {
-    const due = await tx
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(
-        and(
-          eq(webhookDeliveries.status, "pending"),
-          lte(webhookDeliveries.nextAttemptAt, now),
-          or(isNull(webhookDeliveries.leasedUntil), lt(webhookDeliveries.leasedUntil, now)),
-          eq(webhookEndpoints.enabled, true),
-          workspaceId ? eq(webhookDeliveries.workspaceId, workspaceId) : undefined,
-        ),
-      )
-      .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(limit)
-      .for("update", { of: webhookDeliveries, skipLocked: true });
-    if (due.length === 0) return [];
-    return tx
-      .update(webhookDeliveries)
-      .set({
-        attempts: sql`${webhookDeliveries.attempts} + 1`,
-        leaseToken: randomUUID(),
-        // Longer than any attempt can take; if the runner dies, the attempt is made again after it.
-        leasedUntil: new Date(now.getTime() + timeoutMs + 30_000),
-      })
-      .where(inArray(webhookDeliveries.id, due.map((d) => d.id)))
-      .returning();
-  });
+/** Deliveries with an attempt to make, for the work registry: keyed by endpoint, due at their next attempt. */
+export const pendingDeliveriesSource = () => sql`
+  select d.id, d.workspace_id, d.endpoint_id as key, greatest(d.next_attempt_at, coalesce(d.leased_until, d.next_attempt_at)) as due_at
+  from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+  where d.status = 'pending' and e.enabled`;
+
+async function claim(id: string, now: Date, timeoutMs: number): Promise<WebhookDeliveryRow | null> {
+  const q = await queryable();
+  const [row] = await q
+    .update(webhookDeliveries)
+    .set({
+      attempts: sql`${webhookDeliveries.attempts} + 1`,
+      leaseToken: randomUUID(),
+      // Longer than any attempt can take; if the run dies, the attempt is made again after it.
+      leasedUntil: new Date(now.getTime() + timeoutMs + 30_000),
+    })
+    .where(
+      and(
+        eq(webhookDeliveries.id, id),
+        eq(webhookDeliveries.status, "pending"),
+        lte(webhookDeliveries.nextAttemptAt, now),
+        or(isNull(webhookDeliveries.leasedUntil), lt(webhookDeliveries.leasedUntil, now)),
+        sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.id} = ${webhookDeliveries.endpointId} and ${webhookEndpoints.enabled})`,
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** The outcome could not be written (a bug or a poison row): this delivery fails with the reason, alone. */
+async function markUnrecordable(d: WebhookDeliveryRow, err: unknown) {
+  const error = `could not record the outcome: ${(err as Error)?.message ?? String(err)}`.slice(0, 1000);
+  console.error(`[webhooks] delivery ${d.id} failed for good: ${error}`);
+  const q = await queryable();
+  await q
+    .update(webhookDeliveries)
+    .set({ status: "failed", lastError: error, completedAt: new Date(), nextAttemptAt: null, leaseToken: null, leasedUntil: null })
+    .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.leaseToken, d.leaseToken!)));
 }
 
 async function attempt(
@@ -147,9 +183,10 @@ async function attempt(
 
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-async function recordOutcome(d: WebhookDeliveryRow, endpoint: WebhookEndpointRow, outcome: Outcome, now: Date, random: () => number) {
+/** Writes the attempt's outcome (and the endpoint's health) in one transaction; returns when to try next, or null. */
+async function recordOutcome(d: WebhookDeliveryRow, endpoint: WebhookEndpointRow, outcome: Outcome, now: Date, random: () => number): Promise<Date | null> {
   const system: Actor = { type: "system", workspaceId: d.workspaceId, job: SYSTEM_JOB };
-  await transaction(async (tx) => {
+  return transaction(async (tx) => {
     const log = {
       lastAttemptAt: now,
       lastResponseStatus: outcome.status,
@@ -171,20 +208,21 @@ async function recordOutcome(d: WebhookDeliveryRow, endpoint: WebhookEndpointRow
       .set({ ...log, ...next })
       .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.leaseToken, d.leaseToken!)))
       .returning({ id: webhookDeliveries.id });
-    if (updated.length === 0) return null; // the lease expired and another runner took the delivery over
-
-    const [ep] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).for("update");
-    if (!ep) return null;
+    if (updated.length === 0) return null; // the lease expired and another run took the delivery over
     if (outcome.kind === "succeeded") {
-      if (ep.failingSince || ep.consecutiveExhausted) {
-        await tx.update(webhookEndpoints).set({ failingSince: null, consecutiveExhausted: 0 }).where(eq(webhookEndpoints.id, ep.id));
+      // No lock on the endpoint unless it was failing: successes to one endpoint never queue on its row.
+      if (endpoint.failingSince || endpoint.consecutiveExhausted) {
+        await tx.update(webhookEndpoints).set({ failingSince: null, consecutiveExhausted: 0 }).where(eq(webhookEndpoints.id, endpoint.id));
       }
       return null;
     }
+    const retryAt = next.nextAttemptAt;
+    const [ep] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).for("update");
+    if (!ep) return retryAt;
     const failingSince = ep.failingSince ?? now;
     const exhausted = ep.consecutiveExhausted + (next.status === "failed" ? 1 : 0);
     await tx.update(webhookEndpoints).set({ failingSince, consecutiveExhausted: exhausted }).where(eq(webhookEndpoints.id, ep.id));
-    if (!ep.enabled) return null;
+    if (!ep.enabled) return retryAt;
     const reason =
       outcome.kind === "gone"
         ? "the endpoint answered 410 Gone"
@@ -193,8 +231,8 @@ async function recordOutcome(d: WebhookDeliveryRow, endpoint: WebhookEndpointRow
           : exhausted >= DISABLE_AFTER_EXHAUSTED
             ? `${exhausted} deliveries in a row failed every attempt`
             : null;
-    if (!reason) return null;
+    if (!reason) return retryAt;
     await disableEndpointInTx(tx, system, ep, reason, now);
-    return reason;
+    return null;
   });
 }

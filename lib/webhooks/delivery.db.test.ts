@@ -12,7 +12,7 @@ import { startReceiver } from "../../test/helpers/webhook-receiver";
 import { createEndpoint } from "./create-endpoint";
 import { rotateSecret } from "./rotate-secret";
 import { retryDelivery } from "./retry-delivery";
-import { fanOutEvents } from "./fan-out";
+import { fanOutEvent } from "./fan-out";
 import { deliverDueWebhooks, type DeliverOptions } from "./deliver";
 import { parseAllowlist } from "./ssrf-guard";
 import { purgeWebhookHistory } from "./purge-webhook-history";
@@ -47,10 +47,7 @@ async function setup(filters: Partial<CreateEndpointInput> = {}) {
 const emit = (actor: Actor, type: EventType, agentId: string | null = null, data: Record<string, unknown> = {}) =>
   transaction((tx) => emitEvent(tx, actor, { type, agentId, data }));
 
-const run = async (workspaceId: string, opts: DeliverOptions = {}) => {
-  await fanOutEvents({ workspaceId });
-  return deliverDueWebhooks({ workspaceId, random: () => 0.5, ...opts });
-};
+const run = (workspaceId: string, opts: DeliverOptions = {}) => deliverDueWebhooks({ workspaceId, random: () => 0.5, ...opts });
 
 async function deliveriesOf(endpointId: string) {
   const q = await queryable();
@@ -103,16 +100,31 @@ describe("webhook delivery", () => {
     const off = await createEndpoint(actor, { url: `${receiver.url}/off` });
     await transaction((tx) => tx.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, off.id)));
 
+    // Deliveries are written by the statement that writes the event.
     await emit(actor, "hold.created", other.id);
     await emit(actor, "approval.requested", agent.id);
     await emit(actor, "email.received", null);
-    expect(await fanOutEvents({ workspaceId: workspace.id })).toEqual({ events: 3, deliveries: 5 });
-    expect(await fanOutEvents({ workspaceId: workspace.id })).toEqual({ events: 0, deliveries: 0 });
 
     expect((await deliveriesOf(all.id)).map((d) => d.eventType).sort()).toEqual(["approval.requested", "email.received", "hold.created"]);
     expect((await deliveriesOf(holds.id)).map((d) => d.eventType)).toEqual(["hold.created"]);
     expect((await deliveriesOf(mine.id)).map((d) => d.eventType)).toEqual(["approval.requested"]);
     expect(await deliveriesOf(off.id)).toEqual([]);
+  });
+
+  it("fans out an event left without deliveries (written before fan-out moved into the emitting statement) once", async () => {
+    const { workspace, endpoint } = await setup();
+    const q = await queryable();
+    const [event] = await q
+      .insert(webhookEvents)
+      .values({ id: newId("webhookEvent"), workspaceId: workspace.id, type: "hold.created", data: {}, fannedOutAt: null })
+      .returning();
+    const [a, b] = await Promise.all([fanOutEvent(event!.id), fanOutEvent(event!.id)]);
+    expect(a.deliveries + b.deliveries).toBe(1);
+    expect(await fanOutEvent(event!.id)).toEqual({ deliveries: 0 });
+    const [d] = await deliveriesOf(endpoint.id);
+    expect(d).toMatchObject({ eventId: event!.id, status: "pending" });
+    expect(d!.id).toMatch(/^whd_[0-9a-z]{26}$/);
+    expect(await run(workspace.id)).toEqual({ attempted: 1, succeeded: 1 });
   });
 
   it("retries on the schedule with the same webhook-id, then gives up after 8 attempts", async () => {
@@ -205,7 +217,6 @@ describe("webhook delivery", () => {
   it("never sends one attempt twice when runners compete", async () => {
     const { workspace, actor, endpoint } = await setup();
     for (let i = 0; i < 12; i++) await emit(actor, "email.received", null, { i });
-    await Promise.all([fanOutEvents({ workspaceId: workspace.id }), fanOutEvents({ workspaceId: workspace.id })]);
     const results = await Promise.all([1, 2, 3].map(() => deliverDueWebhooks({ workspaceId: workspace.id, limit: 5 })));
     const more = await deliverDueWebhooks({ workspaceId: workspace.id, limit: 20 });
     expect(results.reduce((n, r) => n + r.attempted, more.attempted)).toBe(12);
@@ -258,7 +269,6 @@ describe("webhook delivery", () => {
   it("makes the attempt again when a dead runner's lease runs out (at least once)", async () => {
     const { workspace, actor, endpoint } = await setup();
     await emit(actor, "email.sent");
-    await fanOutEvents({ workspaceId: workspace.id });
     const now = new Date();
     // Another runner claimed it and died mid-attempt.
     await transaction((tx) =>
@@ -313,7 +323,6 @@ describe("webhook delivery", () => {
     receiver.reply = () => ({ status: 500 });
     await transaction((tx) => tx.update(webhookEndpoints).set({ consecutiveExhausted: 4 }).where(eq(webhookEndpoints.id, endpoint.id)));
     await emit(actor, "email.sent");
-    await fanOutEvents({ workspaceId: workspace.id });
     // The delivery's last attempt.
     await transaction((tx) => tx.update(webhookDeliveries).set({ attempts: 7 }).where(eq(webhookDeliveries.endpointId, endpoint.id)));
     await run(workspace.id);

@@ -1,58 +1,66 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { transaction } from "../../db/transaction";
-import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../db/schema";
-import { newId } from "../ids";
+import type { WebhookEventRow } from "../../db/schema";
+import { scheduleWork } from "../jobs/schedule";
+
+/** The work kind that delivers one event to one endpoint (lib/jobs/registry.ts). */
+export const DELIVERY_KIND = "webhook.deliver";
 
 /**
- * Turns waiting outbox events into one delivery per matching enabled endpoint. Idempotent and
- * safe to run concurrently: events are claimed with FOR UPDATE SKIP LOCKED, and a delivery is
- * unique per (endpoint, event). Returns how many events and deliveries it handled.
+ * A delivery's id, made in SQL from its event and endpoint: `whd_`, the event id's time part
+ * (so deliveries sort by event time) and 16 characters of md5(event, endpoint), which are
+ * Crockford base32 digits too. Deterministic, so fanning out an event twice adds nothing.
  */
-export async function fanOutEvents(opts: { limit?: number; workspaceId?: string } = {}): Promise<{ events: number; deliveries: number }> {
-  const limit = opts.limit ?? 100;
+export const deliveryIdSql = (eventId: SQL, endpointId: SQL) => sql`'whd_' || substr(${eventId}, 5, 10) || substr(md5(${eventId} || ${endpointId}), 1, 16)`;
+
+/** A webhook_events row as raw SQL returns it. */
+export type RawEventRow = {
+  id: string;
+  workspace_id: string;
+  type: string;
+  agent_id: string | null;
+  data: Record<string, unknown> | string;
+  trace_id: string | null;
+  created_at: string | Date;
+  fanned_out_at: string | Date | null;
+};
+
+export function eventRowFrom(r: RawEventRow): WebhookEventRow {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    type: r.type,
+    agentId: r.agent_id,
+    data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
+    traceId: r.trace_id,
+    createdAt: new Date(r.created_at),
+    fannedOutAt: r.fanned_out_at === null ? null : new Date(r.fanned_out_at),
+  };
+}
+
+/**
+ * Fans out one outbox event that has not been yet (written before deliveries were made in the
+ * emitting statement, e.g. by an older version): one delivery per matching enabled endpoint,
+ * unique per (endpoint, event), each announced as its own unit of work. Idempotent.
+ */
+export async function fanOutEvent(eventId: string): Promise<{ deliveries: number }> {
   return transaction(async (tx) => {
-    const events = await tx
-      .select()
-      .from(webhookEvents)
-      .where(and(isNull(webhookEvents.fannedOutAt), opts.workspaceId ? eq(webhookEvents.workspaceId, opts.workspaceId) : undefined))
-      .orderBy(asc(webhookEvents.id))
-      .limit(limit)
-      .for("update", { skipLocked: true });
-    if (events.length === 0) return { events: 0, deliveries: 0 };
-
-    const workspaceIds = [...new Set(events.map((e) => e.workspaceId))];
-    const endpoints = await tx
-      .select()
-      .from(webhookEndpoints)
-      .where(and(inArray(webhookEndpoints.workspaceId, workspaceIds), eq(webhookEndpoints.enabled, true)));
-
-    const rows = events.flatMap((event) =>
-      endpoints
-        .filter(
-          (ep) =>
-            ep.workspaceId === event.workspaceId &&
-            (ep.eventTypes === null || ep.eventTypes.includes(event.type)) &&
-            (ep.agentIds === null || (event.agentId !== null && ep.agentIds.includes(event.agentId))),
-        )
-        .map((ep) => ({
-          id: newId("webhookDelivery"),
-          workspaceId: event.workspaceId,
-          endpointId: ep.id,
-          eventId: event.id,
-          eventType: event.type,
-          // Due since the event happened: a runner with any later clock picks it up.
-          nextAttemptAt: event.createdAt,
-        })),
-    );
-    let inserted = 0;
-    if (rows.length > 0) {
-      const done = await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing().returning({ id: webhookDeliveries.id });
-      inserted = done.length;
-    }
-    await tx
-      .update(webhookEvents)
-      .set({ fannedOutAt: sql`now()` })
-      .where(inArray(webhookEvents.id, events.map((e) => e.id)));
-    return { events: events.length, deliveries: inserted };
+    const { rows } = await tx.execute<{ id: string; workspace_id: string; endpoint_id: string; due_at: string | Date }>(sql`
+      with ev as (
+        update webhook_events set fanned_out_at = now() where id = ${eventId} and fanned_out_at is null returning *
+      )
+      insert into webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, next_attempt_at)
+      select ${deliveryIdSql(sql`ev.id`, sql`e.id`)}, ev.workspace_id, e.id, ev.id, ev.type, ev.created_at
+      from ev join webhook_endpoints e on e.workspace_id = ev.workspace_id and e.enabled
+        and (e.event_types is null or ev.type = any(e.event_types))
+        and (e.agent_ids is null or (ev.agent_id is not null and ev.agent_id = any(e.agent_ids)))
+      on conflict do nothing
+      returning id, workspace_id, endpoint_id, next_attempt_at as due_at`);
+    scheduleWork(DELIVERY_KIND, rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, key: r.endpoint_id, dueAt: new Date(r.due_at) })));
+    return { deliveries: rows.length };
   });
 }
+
+/** Events still waiting for fan-out (normally none), for the work registry. */
+export const unfannedEventsSource = () =>
+  sql`select id, workspace_id, null::text as key, created_at as due_at from webhook_events where fanned_out_at is null`;

@@ -17,7 +17,7 @@ export async function notifyEndpointDisabled(tx: Transaction, notice: EndpointDi
     .where(and(eq(members.workspaceId, notice.workspaceId), eq(members.role, "owner")));
   const recipients = owners.map((o) => o.email);
   console.warn(
-    `[webhooks] endpoint ${notice.endpointId} (${notice.url}) in ${notice.workspaceId} was disabled: ${notice.reason}.` +
+    `[webhooks] endpoint ${notice.endpointId} (${notice.url.length > 120 ? `${notice.url.slice(0, 120)}…` : notice.url}) in ${notice.workspaceId} was disabled: ${notice.reason}.` +
       (recipients.length ? ` Owners to notify: ${recipients.join(", ")}.` : " The workspace has no owner to notify."),
   );
   if (recipients.length) {

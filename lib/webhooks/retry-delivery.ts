@@ -6,6 +6,8 @@ import { isId } from "../ids";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
 import { findEndpoint } from "./find-endpoint";
+import { scheduleWork } from "../jobs/schedule";
+import { DELIVERY_KIND } from "./fan-out";
 
 /**
  * Schedules one more attempt of a delivery now, whatever its status (a succeeded one is sent
@@ -31,6 +33,7 @@ export async function retryDelivery(actor: Actor, id: string): Promise<WebhookDe
       .set({ status: "pending", nextAttemptAt: new Date(), completedAt: null })
       .where(eq(webhookDeliveries.id, delivery.id))
       .returning();
+    scheduleWork(DELIVERY_KIND, [{ id: row!.id, workspaceId: row!.workspaceId, key: row!.endpointId, dueAt: row!.nextAttemptAt! }]);
     await appendAudit(tx, [
       {
         actor,

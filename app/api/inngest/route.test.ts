@@ -14,6 +14,6 @@ describe("/api/inngest", () => {
     resetEnvCache();
     const res = await GET(new Request("http://127.0.0.1/api/inngest") as never, undefined as never);
     expect(res.status).toBe(404);
-    expect((await res.json()).message).toMatch(/embedded runner/);
+    expect((await res.json()).message).toMatch(/embedded engine/);
   });
 });

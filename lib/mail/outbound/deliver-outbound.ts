@@ -29,17 +29,35 @@ export async function deliverOutboundMail(transport: MailTransport | null = conf
       .limit(batch)
       .for("update", { skipLocked: true });
     if (!due.length) return [];
-    return tx
-      .update(messages)
-      .set({ sendAttempts: sql`${messages.sendAttempts} + 1`, nextSendAt: sql`now() + make_interval(secs => ${DELIVERY_LEASE_MS / 1000})` })
-      .where(inArray(messages.id, due.map((d) => d.id)))
-      .returning();
+    return tx.update(messages).set(leaseSet).where(inArray(messages.id, due.map((d) => d.id))).returning();
   });
-  for (const message of claimed) result[await deliverOne(message, transport)]++;
+  for (const message of claimed) result[(await deliverOne(message, transport)).result]++;
   return result;
 }
 
-async function deliverOne(m: MessageRow, transport: MailTransport): Promise<"sent" | "retried" | "failed"> {
+/** One unit of work: claims one queued outbound message (if due and not leased) and hands it to the provider. */
+export async function deliverMessage(id: string, transport: MailTransport | null = configuredTransport()): Promise<{ retryAt: Date | null } | null> {
+  if (!transport) return null;
+  const q = await queryable();
+  const [message] = await q
+    .update(messages)
+    .set(leaseSet)
+    .where(and(eq(messages.id, id), eq(messages.status, "queued"), lte(messages.nextSendAt, sql`now()`)))
+    .returning();
+  if (!message) return null;
+  return deliverOne(message, transport);
+}
+
+/** The work kind that sends one queued agent message (lib/jobs/registry.ts). */
+export const MESSAGE_DELIVERY_KIND = "mail.deliver";
+
+/** Queued agent messages, for the work registry. */
+export const queuedMessagesSource = () =>
+  sql`select id, workspace_id, inbox_id as key, next_send_at as due_at from messages where status = 'queued' and direction = 'outbound'`;
+
+const leaseSet = { sendAttempts: sql`${messages.sendAttempts} + 1`, nextSendAt: sql`now() + make_interval(secs => ${DELIVERY_LEASE_MS / 1000})` };
+
+async function deliverOne(m: MessageRow, transport: MailTransport): Promise<{ result: "sent" | "retried" | "failed"; retryAt: Date | null }> {
   const [inbox] = await (await queryable()).select().from(inboxes).where(eq(inboxes.id, m.inboxId));
   const from = inbox?.displayName ? `${JSON.stringify(inbox.displayName)} <${inbox.address}>` : m.from.email;
   const headers: Record<string, string> = { ...(m.customHeaders ?? {}), "Message-ID": m.messageId };
@@ -67,14 +85,15 @@ async function deliverOne(m: MessageRow, transport: MailTransport): Promise<"sen
       await emitEvent(tx, actor, { type: "email.sent", agentId: inbox?.agentId, data: messageEventPayload(sent) });
       await appendAudit(tx, [{ actor, action: "email.sent", resource: { type: "message", id: m.id }, agentId: inbox?.agentId, summary: { provider_id: providerId, attempts: m.sendAttempts } }]);
     });
-    return "sent";
+    return { result: "sent", retryAt: null };
   } catch (err) {
     const { error, waitMs: wait } = afterFailure(err, m.sendAttempts);
+    const retryAt = wait === null ? null : new Date(Date.now() + wait);
     await transaction(async (tx) => {
       if (wait !== null) {
         await tx
           .update(messages)
-          .set({ lastError: error, nextSendAt: new Date(Date.now() + wait) })
+          .set({ lastError: error, nextSendAt: retryAt })
           .where(and(eq(messages.id, m.id), eq(messages.status, "queued")));
         return;
       }
@@ -89,6 +108,6 @@ async function deliverOne(m: MessageRow, transport: MailTransport): Promise<"sen
         ]);
       }
     });
-    return wait !== null ? "retried" : "failed";
+    return { result: wait !== null ? "retried" : "failed", retryAt };
   }
 }

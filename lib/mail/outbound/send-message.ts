@@ -6,6 +6,8 @@ import { env } from "../../config/env";
 import { newId } from "../../ids";
 import type { Actor } from "../../actor";
 import { appendAudit } from "../../audit/append-audit";
+import { scheduleWork } from "../../jobs/schedule";
+import { MESSAGE_DELIVERY_KIND } from "./deliver-outbound";
 import { emitEvent } from "../../events/emit-event";
 import { getInbox } from "../inboxes";
 import { findMessage } from "../read-mail";
@@ -108,6 +110,7 @@ async function queueOutbound(actor: Actor, inbox: InboxRow, draft: Draft): Promi
     const summary = { inbox_id: inbox.id, to: draft.to, cc: draft.cc, message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status };
     if (status === "captured") await emitEvent(tx, actor, { type: "email.sent", agentId: inbox.agentId, data: messageEventPayload(message!) });
     await appendAudit(tx, [{ actor, action: status === "captured" ? "email.sent" : "email.queued", resource: { type: "message", id }, agentId: inbox.agentId, summary }]);
+    if (status === "queued") scheduleWork(MESSAGE_DELIVERY_KIND, [{ id, workspaceId: inbox.workspaceId, key: inbox.id, dueAt: at }]);
     return message!;
   });
 }

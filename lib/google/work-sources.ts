@@ -1,0 +1,20 @@
+import { sql } from "drizzle-orm";
+
+// Google's work kinds, as the registry sees them. Kept apart from the sync and export code so
+// that listing due work never loads the Google client libraries.
+
+/** The work kind that syncs one linked calendar, keyed by its Google connection. */
+export const SYNC_KIND = "google.sync";
+/** The work kind that makes Google match one export row, keyed by its link. */
+export const EXPORT_KIND = "google.export";
+
+/** Links of usable connections, due at their next sync (push notification, periodic resync, retry). */
+export const dueLinksSource = () => sql`
+  select l.id, l.workspace_id, l.connection_id as key, greatest(l.next_sync_at, coalesce(l.leased_until, l.next_sync_at)) as due_at
+  from google_calendar_links l join google_connections c on c.id = l.connection_id
+  where c.status in ('active', 'error')`;
+
+/** Pending exports. */
+export const pendingExportsSource = () => sql`
+  select id, workspace_id, link_id as key, greatest(next_attempt_at, coalesce(leased_until, next_attempt_at)) as due_at
+  from google_event_exports where status = 'pending' and next_attempt_at is not null`;
