@@ -39,7 +39,7 @@ const envSchema = z.object({
   /** Who runs background jobs: the built-in runner, Inngest, or nobody. Default: inngest when its keys are set. */
   JOB_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
   /** The embedded engine: how many units of work run at once (webhook deliveries, mails, timers...). */
-  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
   /** The embedded engine: with nothing due, how long before it asks the database again (work from other processes). */
   JOB_IDLE_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   /** Signs and encrypts the web app's auth cookies. Required in production (see auth-secret.ts). */

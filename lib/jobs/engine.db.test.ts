@@ -32,7 +32,7 @@ function startEngine() {
     ...k,
     source: () => sql`select * from (${k.source()}) as own where own.workspace_id in (${sql.join([...mine].map((w) => sql`${w}`), sql`, `)})`,
   }));
-  engine = createEngine({ kinds, crons: [], concurrency: 16, idlePollMs: 500, acquireLock: () => acquireRunnerLock() });
+  engine = createEngine({ kinds, crons: [], concurrency: 100, idlePollMs: 500, acquireLock: () => acquireRunnerLock() });
   setLocalEngine(engine);
   engine.start();
 }

@@ -45,6 +45,9 @@ export function createEngine(o: EngineOptions) {
   let cursor = 0;
   let queued = 0;
   const running = new Set<string>();
+  // One kind never takes the whole pool: a flood of hanging deliveries leaves room for timers and mail.
+  const perKind = new Map<string, number>();
+  const kindCap = Math.max(1, Math.ceil(o.concurrency * 0.75));
   const perWorkspace = new Map<string, number>();
   const perKey = new Map<string, number>();
   const backoff = new Map<string, { until: number; failures: number }>();
@@ -105,6 +108,7 @@ export function createEngine(o: EngineOptions) {
       const group = groups.get(g)!;
       const first = group.values().next().value as Entry;
       if ((perWorkspace.get(g) ?? 0) >= first.kind.limits.perWorkspace) continue;
+      if ((perKind.get(first.kind.name) ?? 0) >= kindCap) continue;
       let scanned = 0;
       for (const e of group.values()) {
         if (++scanned > SCAN_LIMIT) break;
@@ -129,6 +133,7 @@ export function createEngine(o: EngineOptions) {
     const k = e.item.key && e.kind.limits.perKey ? `${e.kind.name}|${e.item.key}` : null;
     running.add(e.key);
     bump(perWorkspace, g, 1);
+    bump(perKind, e.kind.name, 1);
     if (k) bump(perKey, k, 1);
     let timeout: NodeJS.Timeout | undefined;
     const run = Promise.race([
@@ -154,6 +159,7 @@ export function createEngine(o: EngineOptions) {
         clearTimeout(timeout);
         running.delete(e.key);
         bump(perWorkspace, g, -1);
+        bump(perKind, e.kind.name, -1);
         if (k) bump(perKey, k, -1);
         inFlight.delete(run);
         pump();

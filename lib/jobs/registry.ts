@@ -34,7 +34,7 @@ export const WORK_KINDS: WorkKind[] = [
       return r ? { result: r.outcome.kind, retryAt: r.retryAt } : { result: "nothing to do" };
     },
     // A hanging endpoint holds at most perKey runs; the rest of its workspace and every other one go on.
-    limits: { perWorkspace: 16, perKey: 4, timeoutMs: 90 * SECOND }, // above any WEBHOOK_TIMEOUT_MS (at most 60 s)
+    limits: { perWorkspace: 24, perKey: 16, timeoutMs: 90 * SECOND }, // above any WEBHOOK_TIMEOUT_MS (at most 60 s)
   },
   { name: "webhook.fan-out", source: unfannedEventsSource, run: (item) => fanOutEvent(item.id), limits: { perWorkspace: 4, timeoutMs: 30 * SECOND } },
   {

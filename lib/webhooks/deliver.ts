@@ -9,6 +9,7 @@ import { signedHeaders } from "./sign";
 import { postPinned } from "./post-pinned";
 import { parseRetryAfter, retryDelayMs } from "./retry-schedule";
 import { disableEndpointInTx } from "./disable-endpoint";
+import { rowFromJson } from "../../db/row-json";
 
 /** An endpoint is disabled when every attempt to it has failed for this long... */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
@@ -65,19 +66,22 @@ export function signingSecrets(endpoint: WebhookEndpointRow, now: Date): string[
 export async function deliverWebhook(deliveryId: string, opts: DeliverOptions = {}): Promise<{ outcome: Outcome; retryAt: Date | null } | null> {
   const now = opts.now ?? new Date();
   const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
-  const d = await claim(deliveryId, now, timeoutMs);
-  if (!d) return null;
-  const q = await queryable();
-  const [[event], [endpoint]] = await Promise.all([
-    q.select().from(webhookEvents).where(eq(webhookEvents.id, d.eventId)),
-    q.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, d.endpointId)),
-  ]);
-  if (!event || !endpoint) return null; // deleted meanwhile (the cascade removes the delivery too)
+  const claimed = await claim(deliveryId, now, timeoutMs);
+  if (!claimed) return null;
+  const { delivery: d, event, endpoint } = claimed;
   const allowlist = opts.allowlist ?? parseAllowlist(env().WEBHOOK_ALLOWED_HOSTS);
   const outcome = await attempt(endpoint, event, { now, timeoutMs, allowlist, resolver: opts.resolver }).catch(
     (err): Outcome => ({ kind: "failed", status: null, error: `could not send: ${(err as Error).message}`, latencyMs: null, retryAfterMs: null }),
   );
   try {
+    if (outcome.kind === "succeeded" && !endpoint.failingSince && !endpoint.consecutiveExhausted) {
+      // The common case in one statement: a healthy endpoint answered 2xx (no endpoint row to touch).
+      await (await queryable())
+        .update(webhookDeliveries)
+        .set({ ...attemptLog(now, outcome), status: "succeeded", nextAttemptAt: null, completedAt: now })
+        .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.leaseToken, d.leaseToken!)));
+      return { outcome, retryAt: null };
+    }
     const retryAt = await recordOutcome(d, endpoint, outcome, now, opts.random ?? Math.random);
     return { outcome, retryAt };
   } catch (err) {
@@ -119,27 +123,31 @@ export const pendingDeliveriesSource = () => sql`
   from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
   where d.status = 'pending' and e.enabled`;
 
-async function claim(id: string, now: Date, timeoutMs: number): Promise<WebhookDeliveryRow | null> {
+/**
+ * Takes the lease on one due delivery and reads its event and endpoint, in one statement. Null
+ * when it is not due, leased by another run, done, or its endpoint is disabled or gone.
+ */
+async function claim(id: string, now: Date, timeoutMs: number): Promise<{ delivery: WebhookDeliveryRow; event: WebhookEventRow; endpoint: WebhookEndpointRow } | null> {
   const q = await queryable();
-  const [row] = await q
-    .update(webhookDeliveries)
-    .set({
-      attempts: sql`${webhookDeliveries.attempts} + 1`,
-      leaseToken: randomUUID(),
-      // Longer than any attempt can take; if the run dies, the attempt is made again after it.
-      leasedUntil: new Date(now.getTime() + timeoutMs + 30_000),
-    })
-    .where(
-      and(
-        eq(webhookDeliveries.id, id),
-        eq(webhookDeliveries.status, "pending"),
-        lte(webhookDeliveries.nextAttemptAt, now),
-        or(isNull(webhookDeliveries.leasedUntil), lt(webhookDeliveries.leasedUntil, now)),
-        sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.id} = ${webhookDeliveries.endpointId} and ${webhookEndpoints.enabled})`,
-      ),
+  const nowIso = now.toISOString();
+  // Longer than any attempt can take; if the run dies, the attempt is made again after it.
+  const leasedUntil = new Date(now.getTime() + timeoutMs + 10_000).toISOString();
+  const { rows } = await q.execute<{ d: Record<string, unknown>; e: Record<string, unknown>; ep: Record<string, unknown> }>(sql`
+    with c as (
+      update webhook_deliveries d
+      set attempts = d.attempts + 1, lease_token = ${randomUUID()}, leased_until = ${leasedUntil}::timestamptz
+      from webhook_endpoints ep
+      where d.id = ${id} and d.status = 'pending' and d.next_attempt_at <= ${nowIso}::timestamptz
+        and (d.leased_until is null or d.leased_until < ${nowIso}::timestamptz)
+        and ep.id = d.endpoint_id and ep.enabled
+      returning d.*
     )
-    .returning();
-  return row ?? null;
+    select row_to_json(c) as d, row_to_json(e) as e, row_to_json(ep) as ep
+    from c join webhook_events e on e.id = c.event_id join webhook_endpoints ep on ep.id = c.endpoint_id`);
+  const row = rows[0];
+  if (!row) return null;
+  const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v) as Record<string, unknown>;
+  return { delivery: rowFromJson(webhookDeliveries, json(row.d)), event: rowFromJson(webhookEvents, json(row.e)), endpoint: rowFromJson(webhookEndpoints, json(row.ep)) };
 }
 
 /** The outcome could not be written (a bug or a poison row): this delivery fails with the reason, alone. */
@@ -183,18 +191,23 @@ async function attempt(
 
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
+/** What every attempt writes to the delivery log, and the end of its lease. */
+function attemptLog(now: Date, outcome: Outcome) {
+  return {
+    lastAttemptAt: now,
+    lastResponseStatus: outcome.status,
+    lastLatencyMs: outcome.latencyMs,
+    lastError: outcome.kind === "failed" ? outcome.error : outcome.kind === "gone" ? "endpoint answered 410 Gone" : null,
+    leaseToken: null,
+    leasedUntil: null,
+  };
+}
+
 /** Writes the attempt's outcome (and the endpoint's health) in one transaction; returns when to try next, or null. */
 async function recordOutcome(d: WebhookDeliveryRow, endpoint: WebhookEndpointRow, outcome: Outcome, now: Date, random: () => number): Promise<Date | null> {
   const system: Actor = { type: "system", workspaceId: d.workspaceId, job: SYSTEM_JOB };
   return transaction(async (tx) => {
-    const log = {
-      lastAttemptAt: now,
-      lastResponseStatus: outcome.status,
-      lastLatencyMs: outcome.latencyMs,
-      lastError: outcome.kind === "failed" ? outcome.error : outcome.kind === "gone" ? "endpoint answered 410 Gone" : null,
-      leaseToken: null,
-      leasedUntil: null,
-    };
+    const log = attemptLog(now, outcome);
     let next: { status: "pending" | "succeeded" | "failed"; nextAttemptAt: Date | null; completedAt: Date | null };
     if (outcome.kind === "succeeded") next = { status: "succeeded", nextAttemptAt: null, completedAt: now };
     else if (outcome.kind === "gone") next = { status: "failed", nextAttemptAt: null, completedAt: now };

@@ -1,0 +1,29 @@
+// A stand-in for a server process, for the crash test (lib/jobs/crash.db.test.ts): it runs
+// the embedded engine over one workspace's work and, with PRODUCE=1, keeps committing events,
+// printing "ACK <event id>" after each commit (what a client would have been told). The test
+// kills it with SIGKILL mid-load and starts it again.
+import { sql } from "drizzle-orm";
+import { transaction } from "../../db/transaction";
+import { emitEvent } from "../../lib/events/emit-event";
+import { enabledKinds } from "../../lib/jobs/registry";
+import { createEngine } from "../../lib/jobs/engine";
+import { acquireRunnerLock } from "../../lib/jobs/runner-lock";
+import { setLocalEngine } from "../../lib/jobs/schedule";
+
+const workspaceId = process.env.CHILD_WORKSPACE!;
+const kinds = enabledKinds().map((k) => ({ ...k, source: () => sql`select * from (${k.source()}) as own where own.workspace_id = ${workspaceId}` }));
+// A short lease, so the restarted process takes over from the killed one quickly.
+const engine = createEngine({ kinds, crons: [], concurrency: 16, idlePollMs: 200, lockRetryMs: 200, acquireLock: () => acquireRunnerLock({ ttlMs: 1_500 }) });
+setLocalEngine(engine);
+engine.start();
+console.log("READY");
+
+if (process.env.PRODUCE === "1") {
+  const actor = { type: "operator" as const, workspaceId, name: "crash-test" };
+  void (async () => {
+    for (let i = 0; ; i++) {
+      const event = await transaction((tx) => emitEvent(tx, actor, { type: "email.received", data: { i } }));
+      console.log(`ACK ${event.id}`);
+    }
+  })();
+}
