@@ -40,8 +40,8 @@ const envSchema = z.object({
   JOB_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
   /** The embedded engine: how many units of work run at once (webhook deliveries, mails, timers...). */
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
-  /** The embedded engine: with nothing due, how long before it asks the database again (work from other processes). */
-  JOB_IDLE_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  /** The embedded engine: with nothing due, how long before it asks the database again (work from other processes). Default: 2 s on a Postgres server, 60 s on PGlite (one process). */
+  JOB_IDLE_POLL_MS: z.coerce.number().int().min(100).max(600_000).optional(),
   /** Signs and encrypts the web app's auth cookies. Required in production (see auth-secret.ts). */
   AUTH_SECRET: z.string().trim().min(32, "use at least 32 characters (openssl rand -base64 32)").optional(),
   /** The web app's public URL, when the Host header cannot be trusted to say it. */

@@ -1,4 +1,5 @@
 import { env } from "../config/env";
+import { resolveDatabaseConfig } from "../../db/config";
 import { enabledCrons, enabledKinds } from "./registry";
 import { createEngine, type Engine } from "./engine";
 import { acquireRunnerLock } from "./runner-lock";
@@ -6,6 +7,15 @@ import { jobRunnerMode } from "./job-runner-mode";
 import { setLocalEngine } from "./schedule";
 
 const globalForRunner = globalThis as unknown as { __agentdraftRunner?: Engine };
+
+/**
+ * With nothing due, how long the engine sleeps before asking the database again. Work committed
+ * in this process wakes it at once; the poll only finds work from other processes (and what a
+ * crash left), so on PGlite, which belongs to this process alone, it can be rare.
+ */
+function idlePollMs(): number {
+  return env().JOB_IDLE_POLL_MS ?? (resolveDatabaseConfig().driver === "pglite" ? 60_000 : 2_000);
+}
 
 /** Why the embedded engine will not start here, or null when it may. */
 export function embeddedRefusal(): string | null {
@@ -36,7 +46,7 @@ export function startEmbeddedRunner(): void {
     kinds,
     crons: enabledCrons(),
     concurrency: env().JOB_CONCURRENCY,
-    idlePollMs: env().JOB_IDLE_POLL_MS,
+    idlePollMs: idlePollMs(),
     acquireLock: () => acquireRunnerLock(),
   });
   globalForRunner.__agentdraftRunner = engine;
