@@ -26,13 +26,15 @@ export async function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promi
 
 /**
  * Runs `fn` after the open transaction commits (never if it rolls back), or at once when no
- * transaction is open. For side effects that only say "look now" (waking background work):
- * a failure is logged, never thrown, and what it announces is already in the database.
+ * transaction is open (a single statement has committed already): then the returned promise
+ * is its end, for a caller that must not answer before it. For side effects that only say
+ * "look now" (waking background work): a failure is logged, never thrown.
  */
-export function afterCommit(fn: () => unknown): void {
+export function afterCommit(fn: () => unknown): Promise<void> {
   const scope = current.getStore();
-  if (scope) scope.afterCommit.push(fn);
-  else void runHooks([fn]);
+  if (!scope) return runHooks([fn]);
+  scope.afterCommit.push(fn);
+  return Promise.resolve();
 }
 
 async function runHooks(hooks: (() => unknown)[]): Promise<void> {

@@ -11,8 +11,8 @@ export const SEAL_DEBOUNCE_MS = 1_000;
 const SEAL_ITEM = { id: "audit-chain", workspaceId: "-" };
 
 /** After the transaction commits: seal soon (many appends in a second coalesce into one run). */
-export function scheduleSeal(at: Date): void {
-  scheduleWork(SEAL_KIND, [{ ...SEAL_ITEM, dueAt: new Date(at.getTime() + SEAL_DEBOUNCE_MS) }]);
+export function scheduleSeal(at: Date): Promise<void> {
+  return scheduleWork(SEAL_KIND, [{ ...SEAL_ITEM, dueAt: new Date(at.getTime() + SEAL_DEBOUNCE_MS) }]);
 }
 
 /** The one sealing item, due when the oldest unsealed entry was appended, while there is any. */

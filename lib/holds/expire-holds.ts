@@ -11,14 +11,16 @@ import { serializeHold } from "./serialize";
 export const HOLD_EXPIRY_KIND = "hold.expire";
 
 /** After the transaction commits: wake the hold's expiry at its expires_at; an extended hold's earlier timer is cancelled. */
-export function scheduleHoldExpiry(hold: Pick<HoldRow, "id" | "workspaceId" | "expiresAt">, opts: { extended?: boolean } = {}): void {
-  if (opts.extended) cancelWork(HOLD_EXPIRY_KIND, [hold.id], hold.expiresAt);
-  scheduleWork(HOLD_EXPIRY_KIND, [{ id: hold.id, workspaceId: hold.workspaceId, dueAt: hold.expiresAt }]);
+export async function scheduleHoldExpiry(hold: Pick<HoldRow, "id" | "workspaceId" | "expiresAt">, opts: { extended?: boolean } = {}): Promise<void> {
+  await Promise.all([
+    opts.extended ? cancelWork(HOLD_EXPIRY_KIND, [hold.id], hold.expiresAt) : undefined,
+    scheduleWork(HOLD_EXPIRY_KIND, [{ id: hold.id, workspaceId: hold.workspaceId, dueAt: hold.expiresAt }]),
+  ]);
 }
 
 /** After the transaction commits: the holds settled (committed, released, preempted), so their timers can stop. */
-export function cancelHoldExpiry(holdIds: string[]): void {
-  cancelWork(HOLD_EXPIRY_KIND, holdIds);
+export function cancelHoldExpiry(holdIds: string[]): Promise<void> {
+  return cancelWork(HOLD_EXPIRY_KIND, holdIds);
 }
 
 /** Held holds, due at their expiry, for the work registry. */

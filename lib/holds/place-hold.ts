@@ -1,107 +1,54 @@
-import { inArray, sql } from "drizzle-orm";
-import { transaction } from "../../db/transaction";
+import { sql } from "drizzle-orm";
+import { queryable } from "../../db/transaction";
 import { holds, type HoldRow } from "../../db/schema";
-import { AppError } from "../errors";
+import { rowFromJson } from "../../db/row-json";
+import { AppError, notFound } from "../errors";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
-import { appendAudit, type AuditInput } from "../audit/append-audit";
+import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox";
 import { cancelHoldExpiry, scheduleHoldExpiry } from "./expire-holds";
-import { emitEvent } from "../events/emit-event";
-import { lockCalendars } from "../calendars/lock-calendars";
-import { findConflicts, holdConflict } from "./find-conflicts";
-import { serializeHold } from "./serialize";
+import type { Conflict } from "./conflicts";
 import { resolveTtl } from "./ttl";
 import type { PlaceHoldInput } from "./schemas";
 
 export type PlaceHoldResult = { hold: HoldRow; preempted: HoldRow[] };
 
+type Placed =
+  | { hold: Record<string, unknown>; preempted: Record<string, unknown>[]; deliveries: OutboxDelivery[] }
+  | { missing_calendar: string }
+  | { conflicts: { events: Conflict[]; external: Conflict[]; holds: (Conflict & { priority: number })[] } };
+
 /**
- * Places a tentative hold on one or more calendars, all or nothing (SPEC §4). Under the
- * calendars' locks: a confirmed event, or a live hold of equal or higher priority, refuses
- * it with hold_conflict; live holds of strictly lower priority are preempted.
+ * Places a tentative hold on one or more calendars, all or nothing (SPEC §4), in one statement
+ * (agentdraft_place_hold, db/migrations): under the calendars' locks, a confirmed event, busy
+ * time from a linked Google calendar or a live hold of equal or higher priority refuses it with
+ * hold_conflict; live holds of strictly lower priority are preempted; the hold, the outbox
+ * events and the audit entries are written, and the locks end with the statement.
  */
 export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHoldInput): Promise<PlaceHoldResult> {
   const ttl = resolveTtl(input.hold_ttl_seconds);
-  const start = new Date(input.start_time);
-  const end = new Date(input.end_time);
   const calendarIds = [...new Set(input.calendar_ids)].sort();
-
-  return transaction(async (tx) => {
-    await lockCalendars(tx, actor.workspaceId, calendarIds);
-    const { events, external, liveHolds } = await findConflicts(tx, actor.workspaceId, calendarIds, start, end);
-    const winners = liveHolds.filter((h) => h.priority >= input.priority);
-    if (events.length || external.length || winners.length) {
-      throw new AppError(
-        "hold_conflict",
-        events.length
-          ? "The time overlaps a committed event."
-          : external.length
-            ? "The time overlaps busy time in a linked Google calendar."
-            : `The time overlaps a live hold of priority ${Math.max(...winners.map((h) => h.priority))} (yours: ${input.priority}).`,
-        { conflicts: [...events, ...external, ...winners.map(holdConflict)] },
-      );
-    }
-
-    const id = newId("hold");
-    const losers = liveHolds; // all strictly lower priority
-    const preempted = losers.length
-      ? await tx
-          .update(holds)
-          .set({ status: "preempted", preemptedBy: id, preemptedByPriority: input.priority, endedAt: sql`clock_timestamp()` })
-          .where(inArray(holds.id, losers.map((h) => h.id)))
-          .returning()
-      : [];
-
-    const [hold] = await tx
-      .insert(holds)
-      .values({
-        id,
-        workspaceId: actor.workspaceId,
-        calendarIds,
-        agentId: actor.agentId,
-        apiKeyId: actor.keyId,
-        startTime: start,
-        endTime: end,
-        priority: input.priority,
-        ttlSeconds: ttl,
-        status: "held",
-        expiresAt: sql`clock_timestamp() + make_interval(secs => ${ttl})`,
-        metadata: input.metadata,
-      })
-      .returning();
-
-    const audit: AuditInput[] = [];
-    for (const p of preempted) {
-      await emitEvent(tx, actor, {
-        type: "hold.preempted",
-        agentId: p.agentId,
-        data: { hold: serializeHold(p), preempted_by: { hold_id: id, priority: input.priority, agent_id: actor.agentId } },
-      });
-      audit.push({
-        actor,
-        action: "hold.preempted",
-        resource: { type: "hold", id: p.id },
-        agentId: p.agentId,
-        summary: { preempted_by: id, preempting_priority: input.priority, priority: p.priority },
-      });
-    }
-    await emitEvent(tx, actor, { type: "hold.created", agentId: actor.agentId, data: { hold: serializeHold(hold!) } });
-    audit.push({
-      actor,
-      action: "hold.created",
-      resource: { type: "hold", id },
-      summary: {
-        calendar_ids: calendarIds,
-        start_time: start.toISOString(),
-        end_time: end.toISOString(),
-        priority: input.priority,
-        ttl_seconds: ttl,
-        preempted: preempted.map((p) => p.id),
-      },
-    });
-    await appendAudit(tx, audit);
-    scheduleHoldExpiry(hold!);
-    cancelHoldExpiry(preempted.map((p) => p.id));
-    return { hold: hold!, preempted };
-  });
+  const q = await queryable();
+  const { rows } = await q.execute<{ placed: Placed | string }>(sql`
+    select agentdraft_place_hold(${JSON.stringify(actorJson(actor))}::jsonb, ${newId("hold")}, ${sql.param(calendarIds)}::text[],
+      ${input.start_time}::timestamptz, ${input.end_time}::timestamptz, ${input.priority}::int, ${ttl}::int, ${JSON.stringify(input.metadata ?? {})}::jsonb) as placed`);
+  const placed: Placed = typeof rows[0]!.placed === "string" ? JSON.parse(rows[0]!.placed) : rows[0]!.placed;
+  if ("missing_calendar" in placed) throw notFound("calendar", placed.missing_calendar);
+  if ("conflicts" in placed) {
+    const { events, external, holds: winners } = placed.conflicts;
+    throw new AppError(
+      "hold_conflict",
+      events.length
+        ? "The time overlaps a committed event."
+        : external.length
+          ? "The time overlaps busy time in a linked Google calendar."
+          : `The time overlaps a live hold of priority ${Math.max(...winners.map((h) => h.priority))} (yours: ${input.priority}).`,
+      { conflicts: [...events, ...external, ...winners] },
+    );
+  }
+  const hold = rowFromJson(holds, placed.hold);
+  const preempted = placed.preempted.map((p) => rowFromJson(holds, p));
+  // Announced before the answer: on a serverless platform nothing runs after it.
+  await Promise.all([announceOutbox(actor.workspaceId, placed.deliveries), scheduleHoldExpiry(hold), cancelHoldExpiry(preempted.map((p) => p.id))]);
+  return { hold, preempted };
 }

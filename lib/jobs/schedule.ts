@@ -19,9 +19,9 @@ const SEND_TIMEOUT_MS = 2_000;
  * the sweeper sends it later from the database, which already holds the work). Never before
  * the commit, so a run never looks for a row that is not there yet, and a rollback announces nothing.
  */
-export function scheduleWork(kind: string, items: WorkItem[]): void {
-  if (items.length === 0) return;
-  afterCommit(() => dispatch(kind, items));
+export function scheduleWork(kind: string, items: WorkItem[]): Promise<void> {
+  if (items.length === 0) return Promise.resolve();
+  return afterCommit(() => dispatch(kind, items));
 }
 
 /**
@@ -29,9 +29,9 @@ export function scheduleWork(kind: string, items: WorkItem[]): void {
  * due exactly at `keepDueAt` (a hold extended: its new timer stays, whichever event lands
  * first). Best effort, as above: a run that is not cancelled finds nothing to do.
  */
-export function cancelWork(kind: string, ids: string[], keepDueAt?: Date): void {
-  if (ids.length === 0) return;
-  afterCommit(async () => {
+export function cancelWork(kind: string, ids: string[], keepDueAt?: Date): Promise<void> {
+  if (ids.length === 0) return Promise.resolve();
+  return afterCommit(async () => {
     const mode = jobRunnerMode();
     if (mode === "embedded") g.__agentdraftEngine?.cancel(kind, ids, keepDueAt);
     else if (mode === "inngest") await sendToInngest(ids.map((id) => ({ name: cancelEventName(kind), data: { id, keep_due_at: keepDueAt?.toISOString() ?? "" } })));

@@ -1,6 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
 import { transaction } from "../../db/transaction";
-import type { WebhookEventRow } from "../../db/schema";
 import { scheduleWork } from "../jobs/schedule";
 
 /** The work kind that delivers one event to one endpoint (lib/jobs/registry.ts). */
@@ -12,31 +11,6 @@ export const DELIVERY_KIND = "webhook.deliver";
  * Crockford base32 digits too. Deterministic, so fanning out an event twice adds nothing.
  */
 export const deliveryIdSql = (eventId: SQL, endpointId: SQL) => sql`'whd_' || substr(${eventId}, 5, 10) || substr(md5(${eventId} || ${endpointId}), 1, 16)`;
-
-/** A webhook_events row as raw SQL returns it. */
-export type RawEventRow = {
-  id: string;
-  workspace_id: string;
-  type: string;
-  agent_id: string | null;
-  data: Record<string, unknown> | string;
-  trace_id: string | null;
-  created_at: string | Date;
-  fanned_out_at: string | Date | null;
-};
-
-export function eventRowFrom(r: RawEventRow): WebhookEventRow {
-  return {
-    id: r.id,
-    workspaceId: r.workspace_id,
-    type: r.type,
-    agentId: r.agent_id,
-    data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
-    traceId: r.trace_id,
-    createdAt: new Date(r.created_at),
-    fannedOutAt: r.fanned_out_at === null ? null : new Date(r.fanned_out_at),
-  };
-}
 
 /**
  * Fans out one outbox event that has not been yet (written before deliveries were made in the

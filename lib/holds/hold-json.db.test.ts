@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { holds } from "../../db/schema";
+import { newKey, newWorkspace } from "../../test/helpers/fixtures";
+import { setTestEnv } from "../../test/helpers/env";
+import { createCalendar } from "../calendars/calendars";
+import { placeHold } from "./place-hold";
+import { releaseHold } from "./release-hold";
+import { serializeHold } from "./serialize";
+
+// The conflict engine's functions write webhook payloads in SQL (agentdraft_hold_json); the API
+// serializes holds in TypeScript (serializeHold). One shape: the two must agree for every state.
+
+setTestEnv({ HOLD_TTL_MIN_SECONDS: "1" });
+
+describe("a hold's JSON, from the database and from the API", () => {
+  it("is the same for held, preempted, released and expired holds", async () => {
+    const { workspace, actor } = await newWorkspace();
+    const { row } = await newKey(workspace.id);
+    const key = { type: "key" as const, workspaceId: workspace.id, keyId: row.id, agentId: null };
+    const calendar = await createCalendar(actor, { name: "Room" });
+    const at = (h: number) => `2032-02-0${h}T09:00:00.000Z`;
+    const low = await placeHold(key, { calendar_ids: [calendar.id], start_time: at(1), end_time: at(2), priority: 10, hold_ttl_seconds: 600, metadata: { note: "ünïcode ✓", n: [1, { deep: true }] } });
+    await placeHold(key, { calendar_ids: [calendar.id], start_time: at(1), end_time: at(2), priority: 90, hold_ttl_seconds: 600, metadata: {} });
+    const released = await placeHold(key, { calendar_ids: [calendar.id], start_time: at(3), end_time: at(4), priority: 5, hold_ttl_seconds: 600, metadata: {} });
+    await releaseHold(key, released.hold.id);
+    const expiring = await placeHold(key, { calendar_ids: [calendar.id], start_time: at(5), end_time: at(6), priority: 5, hold_ttl_seconds: 1, metadata: {} });
+    await new Promise((r) => setTimeout(r, 1100));
+
+    const db = await getDb();
+    for (const id of [low.hold.id, released.hold.id, expiring.hold.id]) {
+      const [h] = await db.select().from(holds).where(eq(holds.id, id));
+      const { rows } = await db.execute<{ j: unknown }>(sql`select agentdraft_hold_json(h, array['evt_1']) as j from holds h where h.id = ${id}`);
+      const fromDb = typeof rows[0]!.j === "string" ? JSON.parse(rows[0]!.j) : rows[0]!.j;
+      expect(fromDb).toEqual(serializeHold(h!, ["evt_1"]));
+    }
+  });
+});
