@@ -1,4 +1,6 @@
-// npm run bench:holds [-- --db postgres] — the conflict engine under N concurrent agents.
+// npm run bench:holds [-- --db postgres [--rtt-ms 1]] — the conflict engine under N concurrent agents,
+// over HTTP (next start) with the database as it is and a region-hop away (a proxy delaying each
+// direction by --rtt-ms), beside a bare route, the database layer alone and a naive baseline.
 import { sql } from "drizzle-orm";
 import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults } from "./setup";
 import { newWorkspaceWithKey } from "./fixtures";
@@ -13,6 +15,8 @@ import { releaseHold } from "../lib/holds/release-hold";
 import { naivePlaceHold } from "./naive-place-hold";
 import { AppError } from "../lib/errors";
 import type { Actor } from "../lib/actor";
+import { httpClient } from "../lib/loadtest/http-client";
+import { startDelayProxy } from "./delay-proxy";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
@@ -20,6 +24,7 @@ const SCENARIOS = [
   { name: "200 calendars", calendars: 200, slots: 16 },
   { name: "one hot calendar", calendars: 1, slots: 4 },
 ];
+const RTT_MS = process.argv.includes("--rtt-ms") ? Number(process.argv[process.argv.indexOf("--rtt-ms") + 1]) : 1;
 const SLOT_MS = 30 * 60 * 1000;
 const DAY = Date.UTC(2035, 5, 1, 6);
 
@@ -49,32 +54,79 @@ const pickSlot = (slots: number) => {
   return { start: new Date(start), end: new Date(start + SLOT_MS) };
 };
 
+/**
+ * Statements each request sends to the database (counted at the proxy; median of 15 tries, so
+ * background work landing in one try does not count): place, then commit; place, then release.
+ */
+async function countStatements(url: string, key: string, calendarId: string, counter: () => number) {
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const tries: Record<string, number[]> = { "place hold": [], "commit hold": [], "release hold": [], "GET /v1/me": [] };
+  const measure = async (name: string, path: string, body?: unknown) => {
+    const before = counter();
+    const res = await fetch(`${url}${path}`, { method: body === undefined ? "GET" : "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await res.json()) as { id?: string };
+    tries[name]!.push(counter() - before);
+    return json;
+  };
+  for (let i = 0; i < 15; i++) {
+    const start = Date.UTC(2040, 0, 1) + i * 2 * SLOT_MS;
+    const slot = (n: number) => ({ start_time: new Date(start + n * SLOT_MS).toISOString(), end_time: new Date(start + (n + 1) * SLOT_MS).toISOString(), priority: 50, hold_ttl_seconds: 30 });
+    await measure("commit hold", `/api/v1/holds/${(await measure("place hold", `/api/v1/calendars/${calendarId}/holds`, slot(0))).id}/commit`, {});
+    await measure("release hold", `/api/v1/holds/${(await measure("place hold", `/api/v1/calendars/${calendarId}/holds`, slot(1))).id}/release`, {});
+    await measure("GET /v1/me", "/api/v1/me");
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return Object.fromEntries(Object.entries(tries).map(([k, v]) => [k, median(v)]));
+}
+
 const progress = (label: string) => (done: number, elapsed: number) =>
   process.stderr.write(`\r  ${label}: ${done} attempts, ${Math.round(done / elapsed)}/s, ${elapsed.toFixed(0)} s   `);
 
 type Row = { layer: string; scenario: string; summary: Summary; holds_per_s: number; conflicts: number; preemptions: number; double_bookings: number };
 const rows: Row[] = [];
+let bareRoute: Summary | undefined;
+const statements: Record<string, number> = {};
 const db = await benchDatabase(process.argv);
 try {
   await connectBenchDatabase(db.env);
+  // The database a region-hop away needs a TCP hop to delay: Postgres only.
+  const delays = db.label === "postgres" ? [0, RTT_MS] : [null];
   const setups = [];
-  for (const s of SCENARIOS) setups.push({ ...s, ws: await newWorkspaceWithKey(`bench-holds-${s.calendars}`) });
+  for (const delay of delays) for (const s of SCENARIOS) setups.push({ ...s, delay, ws: await newWorkspaceWithKey(`bench-holds-${s.calendars}-${delay}`) });
   await closeDb();
 
-  // 1. Over HTTP, against `next start`.
-  const server = await startNextServer({ ...db.env, ...SERVER_ENV });
-  try {
-    for (const s of setups) {
-      const calendarIds = await createCalendars(server.url, s.ws.key, s.calendars, "bench");
-      const summary = await runHoldsScenario(
-        { url: server.url, key: s.ws.key, calendarIds, slots: s.slots, commitShare: 0.5 },
-        { concurrency: AGENTS, seconds: SECONDS, onProgress: progress(`HTTP, ${s.name}`) },
-      );
-      process.stderr.write("\n");
-      rows.push({ layer: "HTTP (next start)", scenario: s.name, summary, holds_per_s: 0, conflicts: 0, preemptions: 0, double_bookings: -1 });
+  // 1. Over HTTP, against `next start`, its database direct or through the delaying proxy.
+  for (const delay of delays) {
+    const upstream = db.env.DATABASE_URL ? new URL(db.env.DATABASE_URL) : null;
+    const proxy = upstream && delay !== null ? await startDelayProxy({ host: upstream.hostname, port: Number(upstream.port || 5432) }, delay) : null;
+    const serverDb = { ...db.env };
+    if (proxy && upstream) {
+      upstream.host = `127.0.0.1:${proxy.port}`;
+      serverDb.DATABASE_URL = upstream.toString();
     }
-  } finally {
-    await server.stop();
+    const server = await startNextServer({ ...serverDb, ...SERVER_ENV });
+    const where = delay === null ? "" : `, ${delay} ms each way`;
+    try {
+      if (!bareRoute) {
+        const client = httpClient(AGENTS);
+        bareRoute = await runLoad({ concurrency: AGENTS, seconds: SECONDS, onProgress: progress("bare route /api/ping") }, async () => String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status));
+        client.close();
+        process.stderr.write("\n");
+      }
+      for (const s of setups.filter((x) => x.delay === delay)) {
+        const calendarIds = await createCalendars(server.url, s.ws.key, s.calendars, "bench");
+        if (proxy && delay === 0 && s.calendars === 1) Object.assign(statements, await countStatements(server.url, s.ws.key, calendarIds[0]!, proxy.statements));
+        const summary = await runHoldsScenario(
+          { url: server.url, key: s.ws.key, calendarIds, slots: s.slots, commitShare: 0.5 },
+          { concurrency: AGENTS, seconds: SECONDS, onProgress: progress(`HTTP, ${s.name}${where}`) },
+        );
+        process.stderr.write("\n");
+        rows.push({ layer: `HTTP (next start)${where}`, scenario: s.name, summary, holds_per_s: 0, conflicts: 0, preemptions: 0, double_bookings: -1 });
+      }
+    } finally {
+      await server.stop();
+      await proxy?.close();
+    }
   }
   await connectBenchDatabase(db.env);
   for (const [i, s] of setups.entries()) {
@@ -165,7 +217,26 @@ console.log(
     })),
   ),
 );
+const perSecond = (layer: string, scenario: string) => rows.find((r) => r.layer === layer && r.scenario === scenario)?.summary;
+if (bareRoute) console.log(`\nBare route (/api/ping, ${AGENTS} clients): ${bareRoute.per_second} req/s (p99 ${bareRoute.p99_ms} ms)`);
+if (Object.keys(statements).length) console.log(`Statements sent to the database per request (API door included): ${Object.entries(statements).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+const near = perSecond("HTTP (next start), 0 ms each way", "200 calendars");
+const hot = perSecond("HTTP (next start), 0 ms each way", "one hot calendar");
+const farNear = perSecond(`HTTP (next start), ${RTT_MS} ms each way`, "200 calendars");
+const farHot = perSecond(`HTTP (next start), ${RTT_MS} ms each way`, "one hot calendar");
+const ratios: { ratio: string; value: number; target: string }[] = [];
+if (bareRoute && near && hot && farNear && farHot) {
+  const r = (x: number) => Math.round(x * 100) / 100;
+  ratios.push(
+    { ratio: "HTTP attempts/s, 200 calendars × 2 ÷ bare route", value: r((near.per_second * 2) / bareRoute.per_second), target: "≥ 0.5" },
+    { ratio: "HTTP attempts/s, hot calendar ÷ bare route", value: r(hot.per_second / bareRoute.per_second), target: "≥ 0.6" },
+    { ratio: `hot calendar, ${RTT_MS} ms each way ÷ 0 ms`, value: r(farHot.per_second / hot.per_second), target: "≥ 0.75" },
+    { ratio: `200 calendars, ${RTT_MS} ms each way ÷ 0 ms`, value: r(farNear.per_second / near.per_second), target: "≥ 0.8" },
+    { ratio: "p99 ms, 200 calendars (0 ms)", value: near.p99_ms, target: "≤ 400" },
+  );
+  console.log(`\n${table(ratios.map((x) => ({ ...x, value: String(x.value) })))}`);
+}
 console.log("\nHTTP and database rows: an attempt is a placement, and each granted hold is then committed or released (latency covers both).");
 console.log("Naive rows: holds are only placed (no commit), so double bookings are overlapping held rows.");
-const file = writeResults(`holds-${db.label}`, { benchmark: "holds", database: db.label, agents: AGENTS, seconds: SECONDS, machine: machine(), rows });
-console.log(`\nresults: ${file}\nreproduce: npm run bench:holds${db.label === "postgres" ? " -- --db postgres" : ""}`);
+const file = writeResults(`holds-${db.label}`, { benchmark: "holds", database: db.label, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, machine: machine(), bare_route: bareRoute, statements, ratios, rows });
+console.log(`\nresults: ${file}\nreproduce: npm run bench:holds${db.label === "postgres" ? ` -- --db postgres --rtt-ms ${RTT_MS}` : ""}`);
