@@ -62,8 +62,8 @@ describe("Inngest functions from the work registry", () => {
     expect(fn.opts.concurrency).toEqual([{ key: "event.data.workspace_id", limit: 8 }]);
     const deliveries = workFunction(kindNamed("webhook.deliver")!);
     expect(deliveries.opts.concurrency).toEqual([
-      { key: "event.data.workspace_id", limit: 16 },
-      { key: "event.data.key", limit: 4 },
+      { key: "event.data.workspace_id", limit: 24 },
+      { key: "event.data.key", limit: 16 },
     ]);
     expect(workFunction(kindNamed("audit.seal")!).opts.debounce).toEqual({ period: "1s", timeout: "10s" });
   });

@@ -1,15 +1,14 @@
 import { and, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
-import { transaction, queryable } from "../../db/transaction";
+import { queryable } from "../../db/transaction";
+import { rowFromJson } from "../../db/row-json";
 import { calendarEvents, type CalendarEventRow } from "../../db/schema";
 import { AppError, notFound } from "../errors";
 import type { Actor } from "../actor";
-import { appendAudit } from "../audit/append-audit";
-import { emitEvent } from "../events/emit-event";
+import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox";
+import { scheduleWork } from "../jobs/schedule";
+import { EXPORT_KIND } from "../google/work-sources";
 import { page, type Pagination } from "../api/pagination";
-import { lockCalendars } from "./lock-calendars";
 import { getCalendar } from "./calendars";
-import { serializeCalendarEvent } from "./serialize";
-import { queueExportRemoval } from "../google/export-event";
 
 export async function listEvents(
   workspaceId: string,
@@ -27,28 +26,27 @@ export async function listEvents(
   return page(rows, f.limit);
 }
 
-/** Cancels a committed event, freeing its time. Cancelling twice returns it unchanged. */
+/**
+ * Cancels a committed event, freeing its time, in one statement (agentdraft_cancel_event):
+ * only its agent or a workspace-wide key; under its calendar's lock; its Google copy queued for
+ * removal, event.cancelled and the audit entry written with it. Cancelling twice returns it unchanged.
+ */
 export async function cancelEvent(actor: Actor, eventId: string): Promise<CalendarEventRow> {
-  return transaction(async (tx) => {
-    const mine = and(eq(calendarEvents.id, eventId), eq(calendarEvents.workspaceId, actor.workspaceId));
-    const [peek] = await tx.select().from(calendarEvents).where(mine);
-    if (!peek) throw notFound("event", eventId);
-    if (actor.type === "key" && actor.agentId && peek.agentId !== actor.agentId) {
-      throw new AppError("forbidden", "Only the event's own agent, or a workspace-wide key, may cancel it.");
-    }
-    await lockCalendars(tx, actor.workspaceId, [peek.calendarId]);
-    const [event] = await tx.select().from(calendarEvents).where(mine).for("update");
-    if (event!.status === "cancelled") return event!;
-    const [cancelled] = await tx
-      .update(calendarEvents)
-      .set({ status: "cancelled", cancelledAt: sql`clock_timestamp()` })
-      .where(eq(calendarEvents.id, eventId))
-      .returning();
-    await queueExportRemoval(tx, eventId);
-    await emitEvent(tx, actor, { type: "event.cancelled", agentId: cancelled!.agentId, data: { event: serializeCalendarEvent(cancelled!) } });
-    await appendAudit(tx, [
-      { actor, action: "event.cancelled", resource: { type: "event", id: eventId }, agentId: cancelled!.agentId, summary: { calendar_id: cancelled!.calendarId } },
+  type Cancelled =
+    | { event: Record<string, unknown>; exports: { id: string; workspace_id: string; link_id: string | null; next_attempt_at: string }[]; deliveries: OutboxDelivery[]; changed: boolean }
+    | { error: { code: "not_found" | "forbidden" } };
+  const q = await queryable();
+  const { rows } = await q.execute<{ out: Cancelled | string }>(sql`select agentdraft_cancel_event(${JSON.stringify(actorJson(actor))}::jsonb, ${eventId}) as out`);
+  const out: Cancelled = typeof rows[0]!.out === "string" ? JSON.parse(rows[0]!.out) : rows[0]!.out;
+  if ("error" in out) {
+    if (out.error.code === "forbidden") throw new AppError("forbidden", "Only the event's own agent, or a workspace-wide key, may cancel it.");
+    throw notFound("event", eventId);
+  }
+  if (out.changed) {
+    await Promise.all([
+      announceOutbox(actor.workspaceId, out.deliveries),
+      scheduleWork(EXPORT_KIND, out.exports.map((x) => ({ id: x.id, workspaceId: x.workspace_id, key: x.link_id, dueAt: new Date(x.next_attempt_at) }))),
     ]);
-    return cancelled!;
-  });
+  }
+  return rowFromJson(calendarEvents, out.event);
 }

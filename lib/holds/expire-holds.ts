@@ -1,11 +1,8 @@
 import { and, eq, lte, sql } from "drizzle-orm";
-import { queryable, transaction } from "../../db/transaction";
+import { queryable } from "../../db/transaction";
 import { holds, type HoldRow } from "../../db/schema";
-import type { Actor } from "../actor";
-import { appendAudit } from "../audit/append-audit";
-import { emitEvent } from "../events/emit-event";
+import { announceOutbox, type OutboxDelivery } from "../events/outbox";
 import { cancelWork, scheduleWork } from "../jobs/schedule";
-import { serializeHold } from "./serialize";
 
 /** The work kind that records one hold's expiry (lib/jobs/registry.ts): a timer at `expires_at`. */
 export const HOLD_EXPIRY_KIND = "hold.expire";
@@ -29,24 +26,18 @@ export const heldHoldsSource = () => sql`select id, workspace_id, null::text as 
 /**
  * One unit of work: marks one hold expired if it is still held and its TTL has passed (an
  * extend, commit or release meanwhile makes this a no-op), with hold.expired and an audit
- * entry in the same transaction. Correctness never waits for this (liveness is checked against
+ * entry, in one statement (agentdraft_expire_hold). Correctness never waits for this (liveness is checked against
  * the clock everywhere); it records the fact and tells the agent. Returns whether it expired it.
  */
 export async function expireHold(holdId: string): Promise<boolean> {
-  return transaction(async (tx) => {
-    const [h] = await tx
-      .update(holds)
-      .set({ status: "expired", endedAt: holds.expiresAt })
-      .where(and(eq(holds.id, holdId), eq(holds.status, "held"), lte(holds.expiresAt, sql`clock_timestamp()`)))
-      .returning();
-    if (!h) return false;
-    const actor: Actor = { type: "system", workspaceId: h.workspaceId, job: "hold-expiry" };
-    await emitEvent(tx, actor, { type: "hold.expired", agentId: h.agentId, data: { hold: serializeHold(h) } });
-    await appendAudit(tx, [
-      { actor, action: "hold.expired", resource: { type: "hold", id: h.id }, agentId: h.agentId, summary: { expired_at: h.expiresAt.toISOString() } },
-    ]);
-    return true;
-  });
+  const q = await queryable();
+  type Expired = { hold: { workspace_id: string }; deliveries: OutboxDelivery[] };
+  const { rows } = await q.execute<{ out: Expired | string | null }>(sql`select agentdraft_expire_hold(${holdId}) as out`);
+  const raw = rows[0]?.out;
+  if (!raw) return false;
+  const out: Expired = typeof raw === "string" ? JSON.parse(raw) : raw;
+  await announceOutbox(out.hold.workspace_id, out.deliveries);
+  return true;
 }
 
 /** Expires every hold past its TTL now (tests and the CLI; in the server each hold is its own timer). */
