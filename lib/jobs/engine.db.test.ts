@@ -24,6 +24,7 @@ import type { WorkKind } from "./work";
 
 setTestEnv({ WEBHOOK_ALLOWED_HOSTS: "127.0.0.1/32", WEBHOOK_TIMEOUT_MS: "15000", HOLD_TTL_MIN_SECONDS: "1" });
 
+const LEASE = `engine-test-${process.pid}`; // this file's own lease: other files share the Postgres database
 const mine = new Set<string>(["-"]); // "-": the audit sealer's single item
 let engine: Engine | undefined;
 
@@ -32,7 +33,7 @@ function startEngine() {
     ...k,
     source: () => sql`select * from (${k.source()}) as own where own.workspace_id in (${sql.join([...mine].map((w) => sql`${w}`), sql`, `)})`,
   }));
-  engine = createEngine({ kinds, crons: [], concurrency: 100, idlePollMs: 500, acquireLock: () => acquireRunnerLock() });
+  engine = createEngine({ kinds, crons: [], concurrency: 100, idlePollMs: 500, acquireLock: () => acquireRunnerLock({ name: LEASE }) });
   setLocalEngine(engine);
   engine.start();
 }
@@ -58,16 +59,16 @@ async function until(check: () => boolean | Promise<boolean>, ms = 20_000) {
 
 describe("the engine's lease row (one engine per deployment, through any pooler)", () => {
   it("is held by one process at a time, renewable, and taken over once it expires", async () => {
-    const first = await acquireRunnerLock({ holder: "first", ttlMs: 1_500 });
+    const first = await acquireRunnerLock({ name: `${LEASE}-rows`, holder: "first", ttlMs: 1_500 });
     expect(first).not.toBeNull();
     if ((await getDriver()) === "pglite") return first!.release(); // one process per data dir: implied
-    expect(await acquireRunnerLock({ holder: "second", ttlMs: 1_500 })).toBeNull();
+    expect(await acquireRunnerLock({ name: `${LEASE}-rows`, holder: "second", ttlMs: 1_500 })).toBeNull();
     await first!.release();
-    const second = await acquireRunnerLock({ holder: "second", ttlMs: 600 });
+    const second = await acquireRunnerLock({ name: `${LEASE}-rows`, holder: "second", ttlMs: 600 });
     expect(second).not.toBeNull();
     // "second" stops renewing (a frozen instance): after its TTL another takes over.
-    await (await getDb()).execute(sql`update job_runner_leases set expires_at = clock_timestamp() - interval '1 second'`);
-    const third = await acquireRunnerLock({ holder: "third", ttlMs: 1_500 });
+    await (await getDb()).execute(sql`update job_runner_leases set expires_at = clock_timestamp() - interval '1 second' where name = ${`${LEASE}-rows`}`);
+    const third = await acquireRunnerLock({ name: `${LEASE}-rows`, holder: "third", ttlMs: 1_500 });
     expect(third).not.toBeNull();
     await third!.release();
     await second!.release();
@@ -111,7 +112,9 @@ describe("the embedded engine, end to end", () => {
     }
     await until(() => arrivedAt.size === 20);
     const lags = [...committedAt].map(([id, at]) => arrivedAt.get(id)! - at);
-    expect(Math.max(...lags)).toBeLessThan(1_000);
+    // Each of the noisy tenant's requests hangs 3 s: an event queued behind one would arrive later
+    // than that. (Typically a few ms here; the margin is for a busy CI machine.)
+    expect(Math.max(...lags)).toBeLessThan(2_000);
 
     // The noisy tenant's own fate: disabled on its first 410, the notice written (subject clamped).
     await until(async () => {

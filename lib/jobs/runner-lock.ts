@@ -6,7 +6,8 @@ import { getDb, getDriver } from "../../db/client";
 /** A held single-runner lock; `lost()` turns true once it can no longer be trusted. */
 export type RunnerLock = { release: () => Promise<void>; lost: () => boolean };
 
-const LEASE_NAME = "embedded-engine";
+/** The deployment's engine lease. (Tests sharing one database name their own.) */
+export const LEASE_NAME = "embedded-engine";
 export const LEASE_TTL_MS = 30_000;
 
 /**
@@ -15,7 +16,8 @@ export const LEASE_TTL_MS = 30_000;
  * works through a transaction-mode pooler such as Neon's). If this process dies or stalls past
  * the TTL, another takes over. PGlite belongs to one process already, so the lock is implied.
  */
-export async function acquireRunnerLock(o: { ttlMs?: number; holder?: string } = {}): Promise<RunnerLock | null> {
+export async function acquireRunnerLock(o: { ttlMs?: number; holder?: string; name?: string } = {}): Promise<RunnerLock | null> {
+  const name = o.name ?? LEASE_NAME;
   if ((await getDriver()) === "pglite") return { release: async () => {}, lost: () => false };
   const ttlMs = o.ttlMs ?? LEASE_TTL_MS;
   const holder = o.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -23,7 +25,7 @@ export async function acquireRunnerLock(o: { ttlMs?: number; holder?: string } =
   const take = async (): Promise<boolean> => {
     const { rows } = await db.execute<{ holder: string }>(sql`
       insert into job_runner_leases (name, holder, expires_at)
-      values (${LEASE_NAME}, ${holder}, clock_timestamp() + make_interval(secs => ${ttlMs / 1000}))
+      values (${name}, ${holder}, clock_timestamp() + make_interval(secs => ${ttlMs / 1000}))
       on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
       where job_runner_leases.holder = excluded.holder or job_runner_leases.expires_at < clock_timestamp()
       returning holder`);
@@ -48,7 +50,7 @@ export async function acquireRunnerLock(o: { ttlMs?: number; holder?: string } =
     lost: () => lost || Date.now() - renewedAt > ttlMs * 0.8,
     release: async () => {
       clearInterval(timer);
-      await db.execute(sql`delete from job_runner_leases where name = ${LEASE_NAME} and holder = ${holder}`).catch(() => {});
+      await db.execute(sql`delete from job_runner_leases where name = ${name} and holder = ${holder}`).catch(() => {});
     },
   };
 }

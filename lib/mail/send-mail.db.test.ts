@@ -3,8 +3,27 @@ import { eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { outboundMail } from "../../db/schema";
 import { newWorkspace } from "../../test/helpers/fixtures";
-import { sendMail, configuredTransport, type MailTransport } from "./send-mail";
+import { sendMail, configuredTransport, queueMail, type MailTransport } from "./send-mail";
+import { transaction } from "../../db/transaction";
 import { listMail } from "./list-mail";
+
+describe("queueMail (notices written by background work)", () => {
+  it("never fails on tenant input: a long, multi-line subject is clamped, and 120 recipients become three mails", async () => {
+    const { workspace } = await newWorkspace();
+    const to = Array.from({ length: 120 }, (_, i) => `member-${i}@team.test`);
+    const queued = await transaction((tx) =>
+      queueMail(tx, { workspaceId: workspace.id, to, subject: `Webhook endpoint disabled: https://x.test/${"a".repeat(2000)}\r\nBcc: evil@x.test`, text: "t", kind: "test_notice" }),
+    );
+    expect(queued.ids).toHaveLength(3);
+    const rows = await (await getDb()).select().from(outboundMail).where(eq(outboundMail.workspaceId, workspace.id));
+    expect(rows.map((r) => r.to.length).sort((a, b) => a - b)).toEqual([20, 50, 50]);
+    expect(new Set(rows.flatMap((r) => r.to))).toEqual(new Set(to));
+    for (const r of rows) {
+      expect(r.subject.length).toBeLessThanOrEqual(300);
+      expect(r.subject).not.toMatch(/[\r\n]/);
+    }
+  });
+});
 
 describe("sendMail", () => {
   it("captures mail in the database when no provider is configured", async () => {

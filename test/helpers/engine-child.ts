@@ -13,7 +13,7 @@ import { setLocalEngine } from "../../lib/jobs/schedule";
 const workspaceId = process.env.CHILD_WORKSPACE!;
 const kinds = enabledKinds().map((k) => ({ ...k, source: () => sql`select * from (${k.source()}) as own where own.workspace_id = ${workspaceId}` }));
 // A short lease, so the restarted process takes over from the killed one quickly.
-const engine = createEngine({ kinds, crons: [], concurrency: 16, idlePollMs: 200, lockRetryMs: 200, acquireLock: () => acquireRunnerLock({ ttlMs: 1_500 }) });
+const engine = createEngine({ kinds, crons: [], concurrency: 16, idlePollMs: 200, lockRetryMs: 200, acquireLock: () => acquireRunnerLock({ name: `crash-test-${workspaceId}`, ttlMs: 1_500 }) });
 setLocalEngine(engine);
 engine.start();
 console.log("READY");
