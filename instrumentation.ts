@@ -3,7 +3,10 @@ export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { refuseToStartIfMisconfigured } = await import("./lib/config/check-startup");
     await refuseToStartIfMisconfigured();
-    // The built-in job runner, unless Inngest runs the jobs (it returns at once during `next build`).
+    // The embedded engine, unless Inngest runs background work: then nothing of it is even
+    // loaded, so a function's cold start pays only for what its request uses.
+    const { jobRunnerMode } = await import("./lib/jobs/job-runner-mode");
+    if (jobRunnerMode() !== "embedded") return;
     const { startEmbeddedRunner } = await import("./lib/jobs/start-embedded-runner");
     startEmbeddedRunner();
   }
