@@ -33,3 +33,21 @@ describe("migrations", () => {
     });
   });
 });
+
+describe.runIf(process.env.AGENTDRAFT_TEST_DB !== "pglite")("migrations on a server", () => {
+  it("finish with a pool of one connection, on their own direct connection, and several at once apply once", async () => {
+    const { closeDb } = await import("./client");
+    const { resetEnvCache } = await import("../lib/config/env");
+    await closeDb();
+    process.env.DATABASE_POOL_MAX = "1";
+    resetEnvCache();
+    try {
+      const runs = await Promise.all([runMigrations(), runMigrations(), runMigrations()]);
+      for (const status of runs) expect(status.pending).toEqual([]);
+    } finally {
+      delete process.env.DATABASE_POOL_MAX;
+      resetEnvCache();
+      await closeDb();
+    }
+  });
+});

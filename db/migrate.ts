@@ -1,30 +1,59 @@
 import { fileURLToPath } from "node:url";
-import { sql } from "drizzle-orm";
 import { getDb, getDriver } from "./client";
+import { resolveDatabaseConfig } from "./config";
 import { migrationStatus, type MigrationStatus } from "./migration-status";
 
 const migrationsFolder = () => fileURLToPath(new URL("./migrations", import.meta.url));
+const LOCK = "select pg_advisory_lock(hashtext('agentdraft:migrate'))";
+const UNLOCK = "select pg_advisory_unlock(hashtext('agentdraft:migrate'))";
 
-/** Applies every pending migration in db/migrations with the driver's own migrator. Idempotent. */
+type Client = { connect: () => Promise<unknown>; query: (q: string) => Promise<unknown>; end: () => Promise<void> };
+
+/**
+ * Applies every pending migration in db/migrations with the driver's own migrator. Idempotent.
+ * On a server it runs on one dedicated connection to DATABASE_URL_UNPOOLED (else DATABASE_URL):
+ * a pooler in transaction mode (Neon's pooled URL) keeps no session state, and the advisory lock
+ * that lets exactly one of several concurrent deploys or test workers apply (the others wait)
+ * must be held by the very connection that migrates.
+ */
 export async function runMigrations(): Promise<MigrationStatus> {
-  const db = await getDb();
   const driver = await getDriver();
   const folder = { migrationsFolder: migrationsFolder() };
   if (driver === "pglite") {
     // One process owns a PGlite directory (see pglite-lock.ts): nothing to race with.
     const { migrate } = await import("drizzle-orm/pglite/migrator");
-    await migrate(db as never, folder);
-    return migrationStatus(db);
+    await migrate((await getDb()) as never, folder);
+    return migrationStatus(await getDb());
   }
-  const { migrate } =
-    driver === "neon"
-      ? await import("drizzle-orm/neon-serverless/migrator")
-      : await import("drizzle-orm/node-postgres/migrator");
-  // Several deploys or test workers may migrate at once: an advisory lock, held on its own
-  // connection for the whole run, lets exactly one apply while the others wait.
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('agentdraft:migrate'))`);
-    await migrate(db as never, folder);
-  });
-  return migrationStatus(db);
+  const config = resolveDatabaseConfig();
+  if (config.driver === "pglite") throw new Error("unreachable: the driver is PGlite");
+  const url = config.directUrl;
+  let client: Client;
+  let migrate: (db: never, f: typeof folder) => Promise<void>;
+  let db: unknown;
+  if (driver === "neon") {
+    const { Client } = await import("@neondatabase/serverless");
+    const { drizzle } = await import("drizzle-orm/neon-serverless");
+    client = new Client({ connectionString: url }) as unknown as Client;
+    db = drizzle({ client: client as never });
+    migrate = (await import("drizzle-orm/neon-serverless/migrator")).migrate as never;
+  } else {
+    const { default: pg } = await import("pg");
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    client = new pg.Client({ connectionString: url });
+    db = drizzle({ client: client as never });
+    migrate = (await import("drizzle-orm/node-postgres/migrator")).migrate as never;
+  }
+  await client.connect();
+  try {
+    await client.query(LOCK);
+    try {
+      await migrate(db as never, folder);
+    } finally {
+      await client.query(UNLOCK);
+    }
+  } finally {
+    await client.end();
+  }
+  return migrationStatus(await getDb());
 }

@@ -4,6 +4,8 @@ import { z } from "zod";
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().trim().min(1).optional(),
+  /** A direct (not pooled) URL of the same database, for migrations (Neon's integration sets it). Default: DATABASE_URL. */
+  DATABASE_URL_UNPOOLED: z.string().trim().min(1).optional(),
   DATABASE_DRIVER: z.enum(["pglite", "neon", "pg"]).optional(),
   AGENTDRAFT_DATA_DIR: z.string().trim().min(1).default(".data"),
   NEON_WS_PROXY: z.string().trim().min(1).optional(),
