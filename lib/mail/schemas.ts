@@ -119,7 +119,8 @@ export const threadWithMessagesSchema = threadSchema.extend({ messages: z.array(
 
 const recipient = z.email().max(320).transform((v) => v.toLowerCase());
 const customHeaders = z
-  .record(z.string(), z.string())
+  .record(z.string().min(1).max(100), z.string().max(998))
+  .refine((h) => Object.keys(h).length <= 50, "at most 50 headers")
   .optional()
   .describe("extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused");
 const text = z.string().min(1).max(500_000).describe("the plain-text body");

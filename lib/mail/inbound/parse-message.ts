@@ -4,6 +4,7 @@ import TurndownService from "turndown";
 import EmailReplyParser from "email-reply-parser";
 import type { Address, MessageSecurity } from "../../../db/schema";
 import { AppError } from "../../errors";
+import { storableText } from "../../api/input-guards";
 import { sanitizeEmailHtml } from "./sanitize-html";
 import { stripInvisible } from "./invisible-characters";
 import { findInjectionSignals } from "./injection-signals";
@@ -108,7 +109,7 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     { where: "hidden_html", text: html?.findings.hidden_text ?? "" },
   ]);
 
-  return {
+  return storableStrings({
     messageId: mail.messageId ? normaliseId(mail.messageId) : `<${sha256}@agentdraft.invalid>`,
     inReplyTo: mail.inReplyTo ? (ids(mail.inReplyTo)[0] ?? null) : null,
     references: ids(mail.references),
@@ -154,5 +155,15 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     })),
     sizeBytes: raw.length,
     sha256,
-  };
+  });
+}
+
+/** Every string of the parsed message made storable (NUL and unpaired surrogates → U+FFFD); buffers untouched. */
+function storableStrings<T>(value: T): T {
+  if (typeof value === "string") return storableText(value) as T;
+  if (Array.isArray(value)) return value.map(storableStrings) as T;
+  if (value && typeof value === "object" && !Buffer.isBuffer(value) && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storableStrings(v)])) as T;
+  }
+  return value;
 }
