@@ -22,6 +22,14 @@ const envSchema = z.object({
   INBOUND_SECRET: z.string().min(16, "use at least 16 characters").optional(),
   /** Largest inbound message (raw bytes, attachments included). */
   MAIL_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /** Hard limits on what one message may contain; over one, it is refused whole with a reason (SPEC §10). */
+  MAIL_MAX_HEADER_BYTES: z.coerce.number().int().min(4096).default(256 * 1024),
+  MAIL_MAX_MIME_PARTS: z.coerce.number().int().min(2).default(250),
+  MAIL_MAX_RECIPIENTS: z.coerce.number().int().min(1).default(500),
+  MAIL_MAX_HTML_ELEMENTS: z.coerce.number().int().min(100).default(50_000),
+  MAIL_MAX_HTML_DEPTH: z.coerce.number().int().min(16).default(256),
+  /** References kept per message (the first and the most recent, trimmed in the middle as RFC 5322 allows). */
+  MAIL_MAX_REFERENCES: z.coerce.number().int().min(2).default(100),
   /**
    * Comma-separated base64 keys of 32 bytes for AES-256-GCM at rest; the first encrypts, all
    * decrypt (rotation). Required in production; in development a key is kept in the data dir.

@@ -126,6 +126,9 @@ const customHeaders = z
 const text = z.string().min(1).max(500_000).describe("the plain-text body");
 const html = z.string().max(2_000_000).optional().describe("an HTML body, sent as written; stored and shown sanitised");
 
+/** Recipients of one outgoing message (To and Cc together), new or reply_all. */
+export const MAX_SEND_RECIPIENTS = 50;
+
 export const sendMessageInput = z
   .object({
     to: z.array(recipient).min(1).max(50),
@@ -135,7 +138,7 @@ export const sendMessageInput = z
     html,
     headers: customHeaders,
   })
-  .refine((v) => v.to.length + v.cc.length <= 50, { message: "at most 50 recipients in to and cc together", path: ["cc"] });
+  .refine((v) => v.to.length + v.cc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to and cc together`, path: ["cc"] });
 
 export const replyInput = z.object({
   text,

@@ -10,8 +10,9 @@ import { emitEvent } from "../../events/emit-event";
 import { messageEventPayload } from "../serialize";
 import { parsedColumns, storeAttachments } from "../store-message";
 import { lockInbox, resolveThread } from "../threading";
-import { parseMessage, type ParsedMessage } from "./parse-message";
+import { parseMessage, recipientsInHeaders, type ParsedMessage } from "./parse-message";
 import { senderRefused } from "./sender-rules";
+import { rejectionReason, type RejectionReason } from "./mail-limits";
 
 export type IngestSource = "raw" | "smtp" | "resend";
 export type Delivery = { inbox_id: string; address: string; message_id: string | null; thread_id: string | null; duplicate: boolean; refused: string | null };
@@ -24,13 +25,6 @@ export async function inboxesFor(addresses: string[]): Promise<InboxRow[]> {
   if (!wanted.length) return [];
   const q = await queryable();
   return q.select().from(inboxes).where(inArray(inboxes.address, wanted));
-}
-
-/** The recipients named in the header block alone, for mail too large to parse whole. */
-async function headerRecipients(raw: Buffer): Promise<string[]> {
-  const end = raw.indexOf("\r\n\r\n") >= 0 ? raw.indexOf("\r\n\r\n") : raw.indexOf("\n\n");
-  const head = raw.subarray(0, end > 0 ? Math.min(end, 256 * 1024) : 64 * 1024);
-  return (await parseMessage(Buffer.concat([head, Buffer.from("\r\n\r\n")])).catch(() => null))?.recipients ?? [];
 }
 
 async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, source: IngestSource): Promise<Delivery> {
@@ -95,7 +89,11 @@ async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, sou
  */
 export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; source: IngestSource }): Promise<Delivery[]> {
   if (raw.length > env().MAIL_MAX_BYTES) return rejectOversizeMail(raw, raw.length, opts);
-  const parsed = await parseMessage(raw);
+  const parsed = await parseMessage(raw).catch(async (err: unknown) => {
+    const reason = rejectionReason(err);
+    if (reason) await auditRejection(raw, { reason, size_bytes: raw.length, limit: (err as AppError).extra.limit ?? null }, opts);
+    throw err;
+  });
   const targets = await inboxesFor(opts.recipients?.length ? opts.recipients : parsed.recipients);
   if (!targets.length) {
     throw new AppError("not_found", `No inbox for ${(opts.recipients?.length ? opts.recipients : parsed.recipients).join(", ") || "this message (it names no recipients)"}.`);
@@ -111,7 +109,13 @@ export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; 
  */
 export async function rejectOversizeMail(head: Buffer, size: number, opts: { recipients?: string[]; source: IngestSource }): Promise<never> {
   const limit = env().MAIL_MAX_BYTES;
-  const targets = await inboxesFor(opts.recipients?.length ? opts.recipients : await headerRecipients(head));
+  await auditRejection(head, { reason: "too_large", size_bytes: size, limit_bytes: limit }, opts);
+  throw new AppError("payload_too_large", `The message is over the ${limit}-byte limit (MAIL_MAX_BYTES). Nothing was stored.`, { limit_bytes: limit });
+}
+
+/** An `email.rejected` audit entry in the workspace of each inbox the refused message was for. */
+async function auditRejection(head: Buffer, summary: { reason: RejectionReason; [k: string]: unknown }, opts: { recipients?: string[]; source: IngestSource }): Promise<void> {
+  const targets = await inboxesFor(opts.recipients?.length ? opts.recipients : await recipientsInHeaders(head));
   for (const inbox of targets) {
     await transaction((tx) =>
       appendAudit(tx, [
@@ -121,10 +125,9 @@ export async function rejectOversizeMail(head: Buffer, size: number, opts: { rec
           resource: { type: "inbox", id: inbox.id },
           agentId: inbox.agentId,
           outcome: "rejected",
-          summary: { reason: "too_large", size_bytes: size, limit_bytes: limit },
+          summary,
         },
       ]),
     );
   }
-  throw new AppError("payload_too_large", `The message is over the ${limit}-byte limit (MAIL_MAX_BYTES). Nothing was stored.`, { limit_bytes: limit });
 }

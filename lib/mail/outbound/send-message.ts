@@ -14,7 +14,7 @@ import { messageEventPayload } from "../serialize";
 import { parsedColumns } from "../store-message";
 import { lockInbox, resolveThread } from "../threading";
 import { configuredTransport } from "../send-mail";
-import type { replyInput, sendMessageInput } from "../schemas";
+import { MAX_SEND_RECIPIENTS, type replyInput, type sendMessageInput } from "../schemas";
 import { checkCustomHeaders } from "./headers";
 import { composeOutbound, outboundMessageId, replyReferences, replySubject, type Draft } from "./compose";
 
@@ -55,6 +55,13 @@ export async function replyToMessage(actor: Actor, parentId: string, input: z.ou
   const to = unique(primary).filter((a) => a && a !== self);
   const cc = unique(others).filter((a) => a && a !== self && !to.includes(a));
   if (!to.length) throw new AppError("unprocessable_message", `Message ${parent.id} has no sender address to reply to.`);
+  // A reply fans out no wider than a new message may (sendMessageInput: 50 in To and Cc).
+  if (to.length + cc.length > MAX_SEND_RECIPIENTS) {
+    throw new AppError("unprocessable_message", `Replying to all would address ${to.length + cc.length} recipients, over ${MAX_SEND_RECIPIENTS}: reply without reply_all, or send a new message to the people who need it.`, {
+      reason: "too_many_recipients",
+      limit: MAX_SEND_RECIPIENTS,
+    });
+  }
   return queueOutbound(actor, inbox, {
     to,
     cc,
