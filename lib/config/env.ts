@@ -28,6 +28,11 @@ const envSchema = z.object({
   MAIL_MAX_RECIPIENTS: z.coerce.number().int().min(1).default(500),
   MAIL_MAX_HTML_ELEMENTS: z.coerce.number().int().min(100).default(50_000),
   MAIL_MAX_HTML_DEPTH: z.coerce.number().int().min(16).default(256),
+  /** The SMTP listener: concurrent connections, recipients per message, idle and total time per connection. */
+  SMTP_MAX_CLIENTS: z.coerce.number().int().min(1).default(100),
+  SMTP_MAX_RECIPIENTS: z.coerce.number().int().min(1).default(100),
+  SMTP_SOCKET_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  SMTP_MAX_CONNECTION_SECONDS: z.coerce.number().int().min(1).default(600),
   /** References kept per message (the first and the most recent, trimmed in the middle as RFC 5322 allows). */
   MAIL_MAX_REFERENCES: z.coerce.number().int().min(2).default(100),
   /**
