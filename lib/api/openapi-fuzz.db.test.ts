@@ -13,7 +13,7 @@ import { getDb } from "../../db/client";
 // deep values, junk ids and junk query values. No answer may be 5xx, every request that is
 // malformed by construction must be 4xx, and none of them may change anything.
 
-setTestEnv({ API_RATE_LIMIT_BURST: "1000000", API_RATE_LIMIT_PER_SECOND: "1000000" });
+setTestEnv({ API_RATE_LIMIT_BURST: "1000000", API_RATE_LIMIT_PER_SECOND: "1000000", API_WORKSPACE_RATE_LIMIT_BURST: "1000000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "1000000" });
 const { api, url } = serveApiForTests();
 
 type Json = Record<string, unknown>;

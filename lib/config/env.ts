@@ -11,6 +11,11 @@ const envSchema = z.object({
   /** Token bucket per API key: sustained requests per second, and the burst it allows. */
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+  /** The same for all keys of one workspace together. */
+  API_WORKSPACE_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(200),
+  API_WORKSPACE_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(1000),
+  /** Full recomputations of one workspace's audit chain per minute (GET /v1/audit/verify, MCP verify_audit_chain). */
+  AUDIT_VERIFY_PER_MINUTE: z.coerce.number().positive().default(30),
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Bounds for a hold's time to live, and the TTL when a request gives none. */
   HOLD_TTL_MIN_SECONDS: z.coerce.number().int().min(1).default(5),

@@ -13,7 +13,7 @@ import { sealAuditChain } from "../../audit/seal-chain";
 // fixed time budget, never with a 5xx. The latency of a concurrent request is measured by
 // `npm run bench:mail`; here only the outcome is asserted.
 const SECRET = "hostile-mail-secret-0123456789";
-setTestEnv({ INBOUND_SECRET: SECRET, API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
+setTestEnv({ INBOUND_SECRET: SECRET, API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
 /** Generous for a shared 2-core CI machine; before issue 15 the first case alone took ~11 s. */
