@@ -23,6 +23,8 @@ const envSchema = z.object({
   HOLD_TTL_DEFAULT_SECONDS: z.coerce.number().int().min(1).default(60),
   /** The domain of new inbox addresses (`name@AGENTDRAFT_MAIL_DOMAIN`). */
   AGENTDRAFT_MAIL_DOMAIN: z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z]{2,}$|^localhost$/, "a domain such as agents.example.com").default("agents.localhost"),
+  /** authserv-ids (comma-separated) of the MTAs whose Authentication-Results headers are trusted (the one that delivers to us). Empty: none is. */
+  MAIL_TRUSTED_AUTHSERV_ID: z.string().default(""),
   /** Extra local parts no inbox may take (comma-separated), beside the built-in role and system names. */
   MAIL_RESERVED_LOCAL_PARTS: z.string().default(""),
   /** Bearer secret for POST /api/inbound/raw. Unset: that endpoint refuses every request. */

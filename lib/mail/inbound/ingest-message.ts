@@ -13,6 +13,7 @@ import { lockInbox, resolveThread } from "../threading";
 import { parseMessage, recipientsInHeaders, type ParsedMessage } from "./parse-message";
 import { senderRefused } from "./sender-rules";
 import { rejectionReason, type RejectionReason } from "./mail-limits";
+import type { SenderAuth } from "./sender-auth";
 
 export type IngestSource = "raw" | "smtp" | "resend";
 export type Delivery = { inbox_id: string; address: string; message_id: string | null; thread_id: string | null; duplicate: boolean; refused: string | null };
@@ -31,7 +32,7 @@ async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, sou
   const base = { inbox_id: inbox.id, address: inbox.address };
   // Each received message starts a trace; the agent continues it (x-trace-id) in what it does about it.
   const actor = { ...systemActor(inbox.workspaceId, source), traceId: newId("trace") };
-  const refused = senderRefused(m.from.email, inbox.allowSenders, inbox.blockSenders);
+  const refused = senderRefused(m.from.email, inbox.allowSenders, inbox.blockSenders, m.headersOfNote.dmarc ?? null);
   if (refused) {
     await transaction((tx) =>
       appendAudit(tx, [
@@ -87,9 +88,9 @@ async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, sou
  * once per inbox and Message-ID with its thread, attachments, outbox event and audit entry.
  * Oversize mail is refused whole, with an audit entry in each addressed workspace.
  */
-export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; source: IngestSource }): Promise<Delivery[]> {
+export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; source: IngestSource; senderAuth?: SenderAuth }): Promise<Delivery[]> {
   if (raw.length > env().MAIL_MAX_BYTES) return rejectOversizeMail(raw, raw.length, opts);
-  const parsed = await parseMessage(raw).catch(async (err: unknown) => {
+  const parsed = await parseMessage(raw, { senderAuth: opts.senderAuth }).catch(async (err: unknown) => {
     const reason = rejectionReason(err);
     if (reason) await auditRejection(raw, { reason, size_bytes: raw.length, limit: (err as AppError).extra.limit ?? null }, opts);
     throw err;

@@ -11,7 +11,7 @@ import { auditEntries, messages, webhookEvents } from "../../../db/schema";
 import { messageSchema, threadWithMessagesSchema } from "../schemas";
 
 const SECRET = "inbound-secret-for-tests-0123456789";
-setTestEnv({ INBOUND_SECRET: SECRET, MAIL_MAX_BYTES: "200000", AGENTDRAFT_MAIL_DOMAIN: "agents.test", MAIL_RESERVED_LOCAL_PARTS: "billing, ceo", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
+setTestEnv({ INBOUND_SECRET: SECRET, MAIL_MAX_BYTES: "200000", AGENTDRAFT_MAIL_DOMAIN: "agents.test", MAIL_RESERVED_LOCAL_PARTS: "billing, ceo", MAIL_TRUSTED_AUTHSERV_ID: "mx.agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
 const setup = (username?: string) => newAgentInbox(api, username);
@@ -153,8 +153,21 @@ describe("POST /api/inbound/raw", () => {
     expect(blocked.json.deliveries[0]).toMatchObject({ message_id: null, refused: expect.stringContaining("block list") });
     const stranger = await deliver(await composeMime({ from: "who@else.test", to: inbox.address, subject: "hi", text: "hi" }));
     expect(stranger.json.deliveries[0].refused).toMatch(/allow list/);
-    const friend = await deliver(await composeMime({ from: "friend@else.test", to: inbox.address, subject: "hi", text: "hi" }));
+    // On the allow list, but nobody vouches for the From address: refused.
+    const unverified = await deliver(await composeMime({ from: "friend@else.test", to: inbox.address, subject: "hi", text: "hi" }));
+    expect(unverified.json.deliveries[0].refused).toMatch(/not DMARC-authenticated \(dmarc=not checked\)/);
+    // A forged Authentication-Results (the sender's own claim, another authserv-id) changes nothing.
+    const forged = await deliver(
+      await composeMime({ from: "friend@else.test", to: inbox.address, subject: "wire", text: "pay", headers: { "Authentication-Results": "mx.attacker.test; spf=pass; dkim=pass; dmarc=pass" } }),
+    );
+    expect(forged.json.deliveries[0].refused).toMatch(/not DMARC-authenticated/);
+    // The trusted MTA's own verdict admits it.
+    const friend = await deliver(
+      await composeMime({ from: "friend@else.test", to: inbox.address, subject: "hi", text: "hi", headers: { "Authentication-Results": "mx.agents.test; spf=pass; dkim=pass header.d=else.test; dmarc=pass header.from=else.test" } }),
+    );
     expect(friend.json.deliveries[0].message_id).toMatch(/^msg_/);
+    const stored = await api(`/api/v1/messages/${friend.json.deliveries[0].message_id}`, { key });
+    expect(stored.json.headers_of_note).toMatchObject({ spf: "pass", dkim: "pass", dmarc: "pass", auth_checked_by: "mx.agents.test" });
   });
 
   it("answers unknown recipients with 404 and non-mail with 422", async () => {

@@ -9,7 +9,8 @@ import { inspectHtml, sanitizeEmailHtml } from "./sanitize-html";
 import { mailLimits, mailRejected, trimReferences } from "./mail-limits";
 import { stripInvisible } from "./invisible-characters";
 import { findInjectionSignals } from "./injection-signals";
-import { authenticationResults, automatedReasons } from "./automated";
+import { automatedReasons } from "./automated";
+import { trustedAuthenticationResults, type SenderAuth } from "./sender-auth";
 
 export type ParsedAttachment = { filename: string | null; contentType: string; contentId: string | null; disposition: string | null; size: number; sha256: string; content: Buffer };
 
@@ -96,7 +97,7 @@ function looksLikeMail(raw: Buffer): boolean {
  * Raw RFC 5322 bytes → the SPEC §3 fields, with zero-trust sanitising. Never throws for
  * malformed MIME it can read; refuses bytes that are not mail with a clear 422.
  */
-export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+export async function parseMessage(raw: Buffer, opts: { senderAuth?: SenderAuth } = {}): Promise<ParsedMessage> {
   if (raw.length === 0 || !looksLikeMail(raw)) {
     throw new AppError("unprocessable_message", "The body is not an RFC 5322 message: it must start with header lines such as `From: ...`.");
   }
@@ -134,7 +135,8 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   const delivered = ["delivered-to", "x-original-to", "envelope-to"].map((h) => headerText(mail, h)).filter((v): v is string => !!v);
   const recipients = [...new Set([...to, ...cc].map((a) => a.email).concat(delivered.map((d) => d.trim().toLowerCase())))];
 
-  const auth = authenticationResults(mail.headers);
+  // Verdicts we verified ourselves (SMTP), else those of a trusted upstream MTA, else none.
+  const auth = opts.senderAuth ?? trustedAuthenticationResults(mail.headers);
   const contentType = mail.headers.get("content-type") as { value?: string; params?: Record<string, string> } | undefined;
   const reportType = contentType?.params?.["report-type"];
   const reasons = automatedReasons(mail.headers, from.email, `${contentType?.value ?? ""}${reportType ? `; report-type=${reportType}` : ""}`);
@@ -162,6 +164,7 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
       spf: auth.spf,
       dkim: auth.dkim,
       dmarc: auth.dmarc,
+      auth_checked_by: auth.checked_by,
       auto_submitted: headerText(mail, "auto-submitted"),
       list_id: ((mail.headers.get("list") as { id?: { id?: string; name?: string } } | undefined)?.id?.id ?? null),
       reply_to: addresses(mail.replyTo)[0]?.email ?? null,

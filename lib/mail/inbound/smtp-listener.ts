@@ -3,6 +3,8 @@ import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { AppError } from "../../errors";
 import { env } from "../../config/env";
 import { inboxesFor, ingestMessage } from "./ingest-message";
+import { verifySender } from "./sender-auth";
+import type { DNSResolver } from "mailauth";
 
 type SmtpError = Error & { responseCode?: number };
 const smtpError = (code: number, message: string): SmtpError => Object.assign(new Error(message), { responseCode: code });
@@ -14,7 +16,9 @@ const smtpError = (code: number, message: string): SmtpError => Object.assign(ne
  * SMTP_MAX_CLIENTS connections, SMTP_MAX_RECIPIENTS per message (452), an idle timeout and a
  * total time per connection. No AUTH: it is an MX, not a submission server.
  */
-export function createSmtpListener(options: { log?: (line: string) => void; tls?: Pick<SMTPServerOptions, "key" | "cert"> } = {}): SMTPServer {
+export function createSmtpListener(
+  options: { log?: (line: string) => void; tls?: Pick<SMTPServerOptions, "key" | "cert">; /** DNS for SPF/DKIM/DMARC (tests inject one). */ resolver?: DNSResolver } = {},
+): SMTPServer {
   const log = options.log ?? (() => {});
   const e = env();
   const limit = e.MAIL_MAX_BYTES;
@@ -56,7 +60,16 @@ export function createSmtpListener(options: { log?: (line: string) => void; tls?
           return;
         }
         const recipients = session.envelope.rcptTo.map((r) => r.address);
-        ingestMessage(Buffer.concat(chunks), { recipients, source: "smtp" }).then(
+        const raw = Buffer.concat(chunks);
+        // We are the receiving MTA: every Authentication-Results header in the message is the
+        // sender's own claim, so SPF, DKIM and DMARC are verified here instead.
+        verifySender(raw, { ip: session.remoteAddress, helo: session.hostNameAppearsAs, mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null, resolver: options.resolver })
+          .catch((err: Error) => {
+            log(`sender verification failed: ${err.message}`);
+            return { spf: "temperror", dkim: "temperror", dmarc: "temperror", checked_by: "agentdraft", failed: false };
+          })
+          .then((senderAuth) => ingestMessage(raw, { recipients, source: "smtp", senderAuth }))
+          .then(
           (deliveries) => {
             log(`accepted from ${session.envelope.mailFrom ? session.envelope.mailFrom.address : "<>"} for ${recipients.join(", ")}: ${deliveries.map((d) => d.message_id ?? d.refused).join(", ")}`);
             callback(null, deliveries.map((d) => d.message_id).filter(Boolean).join(" ") || "accepted");
