@@ -37,6 +37,9 @@ const envSchema = z.object({
   MAIL_MAX_RECIPIENTS: z.coerce.number().int().min(1).default(500),
   MAIL_MAX_HTML_ELEMENTS: z.coerce.number().int().min(100).default(50_000),
   MAIL_MAX_HTML_DEPTH: z.coerce.number().int().min(16).default(256),
+  /** Threads that parse and sanitise mail off the request's event loop (0: on it), and the time one message may take. */
+  MAIL_PARSE_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
+  MAIL_PARSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** The SMTP listener: concurrent connections, recipients per message, idle and total time per connection. */
   SMTP_MAX_CLIENTS: z.coerce.number().int().min(1).default(100),
   SMTP_MAX_RECIPIENTS: z.coerce.number().int().min(1).default(100),

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { setTestEnv } from "../../../test/helpers/env";
@@ -7,6 +7,8 @@ import { hostileCorpus } from "../../../test/helpers/hostile-mail";
 import { getDb } from "../../../db/client";
 import { auditEntries, messages } from "../../../db/schema";
 import { sealAuditChain } from "../../audit/seal-chain";
+import { resetEnvCache } from "../../config/env";
+import { closeParsePool } from "./parse-pool";
 
 // Mail crafted to stall a parser, overflow a stack or break an insert (issue 15): each message
 // is stored (trimmed where RFC 5322 allows) or refused whole with a stable reason, within a
@@ -15,6 +17,7 @@ import { sealAuditChain } from "../../audit/seal-chain";
 const SECRET = "hostile-mail-secret-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
+afterAll(() => closeParsePool());
 
 /** Generous for a shared 2-core CI machine; before issue 15 the first case alone took ~11 s. */
 const BUDGET_MS = 5_000;
@@ -62,6 +65,22 @@ describe("hostile mail (SPEC §10)", () => {
     const deep = await send("<b>".repeat(5_000));
     expect(deep.status).toBe(422);
     expect(deep.json).toMatchObject({ code: "unprocessable_message", reason: "html_too_deep" });
+  });
+
+  it("refuses a message that takes longer than MAIL_PARSE_TIMEOUT_MS on its worker thread (parse_timeout, permanent)", async () => {
+    const { inbox } = await newAgentInbox(api);
+    process.env.MAIL_PARSE_TIMEOUT_MS = "100";
+    resetEnvCache();
+    try {
+      // ~10x the time the fastest corpus cases take; the thread is ended at the deadline.
+      const slow = hostileCorpus(inbox.address).find((h) => h.name.includes("stray end tags"))!.raw;
+      const res = await api(`/api/inbound/raw?to=${encodeURIComponent(inbox.address)}`, { method: "POST", rawBody: slow.toString("latin1"), headers: { authorization: `Bearer ${SECRET}` } });
+      expect(res.status, res.text.slice(0, 200)).toBe(422);
+      expect(res.json).toMatchObject({ code: "unprocessable_message", reason: "parse_timeout", limit: 100 });
+    } finally {
+      delete process.env.MAIL_PARSE_TIMEOUT_MS;
+      resetEnvCache();
+    }
   });
 
   it("bounds reply_all fan-out to what a new message may address", async () => {

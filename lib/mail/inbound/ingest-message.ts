@@ -10,7 +10,8 @@ import { emitEvent } from "../../events/emit-event";
 import { messageEventPayload } from "../serialize";
 import { parsedColumns, storeAttachments } from "../store-message";
 import { lockInbox, resolveThread } from "../threading";
-import { parseMessage, recipientsInHeaders, type ParsedMessage } from "./parse-message";
+import { recipientsInHeaders, type ParsedMessage } from "./parse-message";
+import { parseMessageOffThread } from "./parse-pool";
 import { senderRefused } from "./sender-rules";
 import { rejectionReason, type RejectionReason } from "./mail-limits";
 import type { SenderAuth } from "./sender-auth";
@@ -90,7 +91,7 @@ async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, sou
  */
 export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; source: IngestSource; senderAuth?: SenderAuth }): Promise<Delivery[]> {
   if (raw.length > env().MAIL_MAX_BYTES) return rejectOversizeMail(raw, raw.length, opts);
-  const parsed = await parseMessage(raw, { senderAuth: opts.senderAuth }).catch(async (err: unknown) => {
+  const parsed = await parseMessageOffThread(raw, { senderAuth: opts.senderAuth }).catch(async (err: unknown) => {
     const reason = rejectionReason(err);
     if (reason) await auditRejection(raw, { reason, size_bytes: raw.length, limit: (err as AppError).extra.limit ?? null }, opts);
     throw err;

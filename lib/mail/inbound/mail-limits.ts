@@ -9,7 +9,10 @@ export type RejectionReason =
   | "too_many_recipients"
   | "too_many_html_elements"
   | "html_too_deep"
+  | "parse_timeout"
   | "unparseable";
+
+export type MailLimits = ReturnType<typeof mailLimits>;
 
 export function mailLimits() {
   const e = env();

@@ -6,7 +6,7 @@ import type { Address, MessageSecurity } from "../../../db/schema";
 import { AppError } from "../../errors";
 import { storableText } from "../../api/input-guards";
 import { inspectHtml, sanitizeEmailHtml } from "./sanitize-html";
-import { mailLimits, mailRejected, trimReferences } from "./mail-limits";
+import { mailLimits, mailRejected, trimReferences, type MailLimits } from "./mail-limits";
 import { stripInvisible } from "./invisible-characters";
 import { findInjectionSignals } from "./injection-signals";
 import { automatedReasons } from "./automated";
@@ -97,11 +97,19 @@ function looksLikeMail(raw: Buffer): boolean {
  * Raw RFC 5322 bytes → the SPEC §3 fields, with zero-trust sanitising. Never throws for
  * malformed MIME it can read; refuses bytes that are not mail with a clear 422.
  */
-export async function parseMessage(raw: Buffer, opts: { senderAuth?: SenderAuth } = {}): Promise<ParsedMessage> {
+export type ParseOptions = {
+  /** Verdicts already verified (SMTP); else a trusted MTA's Authentication-Results are read. */
+  senderAuth?: SenderAuth;
+  /** Limits and trusted authserv-ids, passed in by a caller on another thread; default: from the environment. */
+  limits?: MailLimits;
+  trustedAuthservIds?: string[];
+};
+
+export async function parseMessage(raw: Buffer, opts: ParseOptions = {}): Promise<ParsedMessage> {
   if (raw.length === 0 || !looksLikeMail(raw)) {
     throw new AppError("unprocessable_message", "The body is not an RFC 5322 message: it must start with header lines such as `From: ...`.");
   }
-  const limits = mailLimits();
+  const limits = opts.limits ?? mailLimits();
   const mail = await simpleParser(raw, {
     skipImageLinks: true,
     skipTextToHtml: true,
@@ -136,7 +144,7 @@ export async function parseMessage(raw: Buffer, opts: { senderAuth?: SenderAuth 
   const recipients = [...new Set([...to, ...cc].map((a) => a.email).concat(delivered.map((d) => d.trim().toLowerCase())))];
 
   // Verdicts we verified ourselves (SMTP), else those of a trusted upstream MTA, else none.
-  const auth = opts.senderAuth ?? trustedAuthenticationResults(mail.headers);
+  const auth = opts.senderAuth ?? trustedAuthenticationResults(mail.headers, opts.trustedAuthservIds);
   const contentType = mail.headers.get("content-type") as { value?: string; params?: Record<string, string> } | undefined;
   const reportType = contentType?.params?.["report-type"];
   const reasons = automatedReasons(mail.headers, from.email, `${contentType?.value ?? ""}${reportType ? `; report-type=${reportType}` : ""}`);

@@ -9,7 +9,7 @@ import { appendAudit } from "../../audit/append-audit";
 import { emitEvent } from "../../events/emit-event";
 import { getInbox } from "../inboxes";
 import { findMessage } from "../read-mail";
-import { parseMessage } from "../inbound/parse-message";
+import { parseMessageOffThread } from "../inbound/parse-pool";
 import { messageEventPayload } from "../serialize";
 import { parsedColumns } from "../store-message";
 import { lockInbox, resolveThread } from "../threading";
@@ -88,7 +88,7 @@ async function queueOutbound(actor: Actor, inbox: InboxRow, draft: Draft): Promi
   const raw = await composeOutbound(inbox, draft, outboundMessageId(id, inbox), at);
   const limit = env().MAIL_MAX_BYTES;
   if (raw.length > limit) throw new AppError("payload_too_large", `The message is ${raw.length} bytes composed, over the ${limit}-byte limit (MAIL_MAX_BYTES).`, { limit_bytes: limit });
-  const parsed = await parseMessage(raw);
+  const parsed = await parseMessageOffThread(raw);
   const status = configuredTransport() ? "queued" : "captured";
 
   return transaction(async (tx) => {
