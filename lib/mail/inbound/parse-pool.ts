@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
-import { fileURLToPath } from "node:url";
+import path from "node:path";
 import { Piscina } from "piscina";
 import { AppError } from "../../errors";
 import { env } from "../../config/env";
@@ -15,7 +15,9 @@ let pool: Piscina<ParseTask, ParseOutcome> | null | undefined;
 function parsePool(): Piscina<ParseTask, ParseOutcome> | null {
   if (pool !== undefined) return pool;
   const threads = env().MAIL_PARSE_WORKERS;
-  const filename = fileURLToPath(new URL("./parse-worker.ts", import.meta.url));
+  // The source file, from the app's root: a bundler would copy `new URL(..., import.meta.url)`
+  // away from the modules it imports. Where the source is not deployed, parse on this thread.
+  const filename = path.join(process.cwd(), "lib/mail/inbound/parse-worker.ts");
   if (threads === 0 || !fs.existsSync(filename)) {
     if (threads > 0) console.warn(`[mail] parse workers unavailable (${filename} not found): parsing on the main thread`);
     return (pool = null);
@@ -50,7 +52,12 @@ export async function parseMessageOffThread(raw: Buffer, opts: ParseOptions = {}
     if ((err as Error).name === "AbortError" || (err as Error).name === "TimeoutError") {
       throw mailRejected("parse_timeout", `The message took longer than ${timeoutMs} ms to parse (MAIL_PARSE_TIMEOUT_MS).`, timeoutMs);
     }
-    throw err;
+    // The pool itself failed (a thread that cannot load its modules): parse here from now on,
+    // rather than refuse mail.
+    console.error("[mail] parse worker failed; parsing on the main thread from now on:", err);
+    pool = null;
+    void p.destroy();
+    return parseMessage(raw, full);
   }
   if (!outcome.ok) {
     const e = outcome.error;
