@@ -14,6 +14,9 @@ import { createInbox } from "../lib/mail/inboxes";
 import { ingestMessage } from "../lib/mail/inbound/ingest-message";
 import { sendMessage } from "../lib/mail/outbound/send-message";
 import { setEnvForBench } from "./env";
+import { startApiServer } from "../test/helpers/api-server";
+import { hostileCorpus } from "../test/helpers/hostile-mail";
+import { closeParsePool } from "../lib/mail/inbound/parse-pool";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CORPUS = path.resolve("test/corpora/mime");
@@ -26,6 +29,100 @@ function fresh(raw: Buffer): Buffer {
 }
 
 setEnvForBench({ MAIL_MAX_BYTES: String(50 * 1024 * 1024) });
+const hostileRows: { workers: string; message: string; status: number; "ingest ms": number; "probe max ms": number; "probe p50 ms": number }[] = [];
+
+/** Each hostile message through the HTTP ingress while a probe measures how long other requests wait. */
+async function hostileMail(workspaceId: string, actor: { type: "operator"; workspaceId: string; name: string }) {
+  const secret = "bench-inbound-secret-0123456789";
+  setEnvForBench({ INBOUND_SECRET: secret, MAIL_MAX_BYTES: String(10 * 1024 * 1024) });
+  const agent = await createAgent(actor, { name: `hostile-${Date.now()}` });
+  const inbox = await createInbox(actor, { agent_id: agent.id, username: `hostile-${Date.now()}`, allow_senders: [], block_senders: [] });
+  const server = await startApiServer();
+  const out: typeof hostileRows = [];
+  try {
+    for (const workers of ["on", "off"]) {
+      await closeParsePool();
+      setEnvForBench({ MAIL_PARSE_WORKERS: workers === "on" ? "2" : "0" });
+      // Warm the pool (thread start and module load) before measuring.
+      await ingestMessage(fresh(corpus[0]!), { recipients: [inbox.address], source: "raw" });
+      for (const c of hostileCorpus(inbox.address)) {
+        const latencies: number[] = [];
+        let probing = true;
+        const probe = (async () => {
+          // Latency from when the probe was due: a blocked event loop delays the timer too, and
+          // that wait is exactly what a client of a stalled server sees.
+          while (probing) {
+            const due = performance.now() + 10;
+            await new Promise((r) => setTimeout(r, 10));
+            await fetch(`${server.url}/api/ping`).then((r) => r.text());
+            latencies.push(performance.now() - due);
+          }
+        })();
+        await new Promise((r) => setTimeout(r, 50));
+        const t = performance.now();
+        const res = await fetch(`${server.url}/api/inbound/raw?to=${encodeURIComponent(inbox.address)}`, { method: "POST", headers: { authorization: `Bearer ${secret}` }, body: new Uint8Array(c.raw) });
+        await res.text();
+        const ingestMs = performance.now() - t;
+        await new Promise((r) => setTimeout(r, 50));
+        probing = false;
+        await probe;
+        latencies.sort((a, b) => a - b);
+        out.push({ workers, message: c.name, status: res.status, "ingest ms": Math.round(ingestMs), "probe max ms": Math.round(latencies.at(-1) ?? 0), "probe p50 ms": Math.round(latencies[Math.floor(latencies.length / 2)] ?? 0) });
+        console.error(`hostile (${workers}): ${c.name} → ${res.status} in ${Math.round(ingestMs)} ms, probe max ${Math.round(latencies.at(-1) ?? 0)} ms`);
+      }
+    }
+  } finally {
+    await server.close();
+    await closeParsePool();
+  }
+  void workspaceId;
+  return out;
+}
+
+/** 200 MB of DATA at a 10 MB limit into the SMTP listener: the answer, and the process's peak RSS. */
+async function smtpFlood() {
+  const { createSmtpListener } = await import("../lib/mail/inbound/smtp-listener");
+  const net = await import("node:net");
+  const listener = createSmtpListener({ resolver: async () => Promise.reject(Object.assign(new Error("no dns in bench"), { code: "ENOTFOUND" })) });
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const port = (listener.server.address() as { port: number }).port;
+  const socket = net.connect(port, "127.0.0.1");
+  let buffer = "";
+  const replies: string[] = [];
+  socket.on("data", (d) => {
+    buffer += d.toString();
+    let i;
+    while ((i = buffer.indexOf("\r\n")) >= 0) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 2);
+      if (/^\d{3} /.test(line)) replies.push(line);
+    }
+  });
+  const next = async (n: number) => { while (replies.length < n) await new Promise((r) => setTimeout(r, 5)); return replies[n - 1]!; };
+  await next(1);
+  // RCPT is refused for unknown addresses: the bench's own inbox.
+  socket.write("EHLO bench\r\n"); await next(2);
+  socket.write("MAIL FROM:<flood@bench.test>\r\n"); await next(3);
+  socket.write(`RCPT TO:<${floodAddress}>\r\n`); await next(4);
+  socket.write("DATA\r\n"); await next(5);
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const chunk = Buffer.alloc(64 * 1024, "x\r\n".repeat(21_846).slice(0, 64 * 1024));
+  const total = 200 * 1024 * 1024;
+  for (let sent = 0; sent < total; sent += chunk.length) {
+    if (!socket.write(chunk)) await new Promise((r) => socket.once("drain", r));
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+  socket.write("\r\n.\r\n");
+  const reply = await next(6);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  socket.end("QUIT\r\n");
+  await new Promise<void>((resolve) => listener.close(() => resolve()));
+  const mb = (b: number) => Math.round(b / 1024 / 1024);
+  return { streamed_mb: mb(total), limit_mb: mb(Number(process.env.MAIL_MAX_BYTES)), reply, base_rss_mb: mb(base), peak_rss_mb: mb(peak) };
+}
+let floodAddress = "";
+let flood: Awaited<ReturnType<typeof smtpFlood>> | undefined;
 const db = await benchDatabase(process.argv);
 const rows: { layer: string; clients: number; summary: Summary }[] = [];
 try {
@@ -38,8 +135,9 @@ try {
     inboxes.push(await createInbox(actor, { agent_id: agent.id, username: `bench-${i}-${Date.now()}`, allow_senders: [], block_senders: [] }));
   }
   const addresses = inboxes.map((i) => i.address);
+  floodAddress = addresses[0]!;
   let n = 0;
-  for (const clients of [1, 8]) {
+  for (const clients of process.env.BENCH_HOSTILE_ONLY ? [] : [1, 8]) {
     rows.push({
       layer: "mailparser only (the limit)",
       clients,
@@ -72,6 +170,8 @@ try {
     });
     console.error(`done: ${clients} client(s)`);
   }
+  hostileRows.push(...(await hostileMail(workspace.id, actor)));
+  flood = await smtpFlood();
   await closeDb();
 } finally {
   await db.drop();
@@ -90,5 +190,10 @@ console.log(
     })),
   ),
 );
-const file = writeResults(`mail-${db.label}`, { benchmark: "mail", database: db.label, seconds: SECONDS, machine: machine(), rows });
+console.log(`\nHostile mail (issue 15): each message POSTed to /api/inbound/raw of an in-process server while a probe GETs /api/ping every 10 ms on the same event loop; parse workers on (MAIL_PARSE_WORKERS=2) and off (0)\n`);
+console.log(table(hostileRows));
+const worst = (workers: string) => Math.max(...hostileRows.filter((r) => r.workers === workers).map((r) => r["probe max ms"]));
+console.log(`\nworst probe latency: ${worst("on")} ms with parse workers, ${worst("off")} ms without`);
+if (flood) console.log(`SMTP: ${flood.streamed_mb} MB streamed at a ${flood.limit_mb} MB limit → ${flood.reply}; peak RSS ${flood.peak_rss_mb} MB (${flood.base_rss_mb} MB before)`);
+const file = writeResults(`mail-${db.label}`, { benchmark: "mail", database: db.label, seconds: SECONDS, machine: machine(), rows, hostile: hostileRows, smtp_flood: flood });
 console.log(`\nresults: ${file}\nreproduce: npm run bench:mail${db.label === "postgres" ? " -- --db postgres" : ""}`);

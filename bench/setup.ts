@@ -84,6 +84,8 @@ export async function startNextServer(env: Record<string, string>): Promise<{ ur
 export const SERVER_ENV = {
   API_RATE_LIMIT_BURST: "1000000000",
   API_RATE_LIMIT_PER_SECOND: "1000000000",
+  API_WORKSPACE_RATE_LIMIT_BURST: "1000000000",
+  API_WORKSPACE_RATE_LIMIT_PER_SECOND: "1000000000",
   AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
   AUTH_SECRET: randomBytes(32).toString("base64"),
 };

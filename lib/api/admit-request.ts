@@ -15,20 +15,25 @@ type AdmitRow = {
   scopes: ApiKeyScope[] | null;
   mode: "live" | "test";
   revoked: boolean;
-  tokens: number | string | null;
-  allowed: boolean | null;
+  key_tokens: number | string | null;
+  key_allowed: boolean | null;
+  ws_tokens: number | string | null;
+  ws_allowed: boolean | null;
 };
 
 /**
  * The door of every key-authenticated endpoint (/api/v1 and /api/mcp), in one round trip: one
- * statement finds the key by hash, takes a token from its rate-limit bucket (an UNLOGGED table:
- * a crash forgets a few tokens, never a hold, and a request costs no WAL flush), and refreshes
- * `last_used_at` only when it is a minute old. The rate-limit state goes into `headers`.
+ * statement finds the key by hash, takes a token from its rate-limit bucket and one from its
+ * workspace's (many keys of one tenant do not multiply its share), and refreshes `last_used_at`
+ * only when it is a minute old. The buckets are an UNLOGGED table: a crash forgets a few tokens,
+ * never a hold, and a request costs no WAL flush. The key's limit state goes into `headers`.
  */
 export async function admitRequest(req: Request, headers: Headers): Promise<{ key: AuthenticatedKey; traceId: string | undefined }> {
   const traceId = readTraceId(req.headers);
   const secret = bearerKey(req.headers.get("authorization"));
-  const { API_RATE_LIMIT_PER_SECOND: rate, API_RATE_LIMIT_BURST: burst } = env();
+  const e = env();
+  const perKey = { rate: e.API_RATE_LIMIT_PER_SECOND, burst: e.API_RATE_LIMIT_BURST };
+  const perWorkspace = { rate: e.API_WORKSPACE_RATE_LIMIT_PER_SECOND, burst: e.API_WORKSPACE_RATE_LIMIT_BURST };
   const db = await getDb();
   const { rows } = await db.execute<AdmitRow>(sql`
     with k as (
@@ -39,17 +44,27 @@ export async function admitRequest(req: Request, headers: Headers): Promise<{ ke
         and (last_used_at is null or last_used_at < now() - make_interval(secs => ${LAST_USED_PRECISION_SECONDS}))
       returning 1
     ), b as (
-      ${bucketUpsert(sql`(select 'key:' || id from k where not revoked)`, { rate, burst })}
+      ${bucketUpsert([
+        { name: sql`(select 'key:' || id from k where not revoked)`, prefix: "key:", ...perKey },
+        { name: sql`(select 'ws:' || workspace_id from k where not revoked)`, prefix: "ws:", ...perWorkspace },
+      ])}
     )
-    select k.*, b.tokens, b.allowed from k left join b on true`);
+    select k.*,
+      (select tokens from b where bucket like 'key:%') as key_tokens, (select allowed from b where bucket like 'key:%') as key_allowed,
+      (select tokens from b where bucket like 'ws:%') as ws_tokens, (select allowed from b where bucket like 'ws:%') as ws_allowed
+    from k`);
   const row = rows[0];
   if (!row) throw unauthorized("This API key is not valid.");
   if (row.revoked) throw unauthorized("This API key has been revoked.");
-  const limit = rateLimitResult(Number(row.tokens), Boolean(row.allowed), { rate, burst });
+  const limit = rateLimitResult(Number(row.key_tokens), Boolean(row.key_allowed), perKey);
+  const workspace = rateLimitResult(Number(row.ws_tokens), Boolean(row.ws_allowed), perWorkspace);
   headers.set("ratelimit-limit", String(limit.limit));
   headers.set("ratelimit-remaining", String(limit.remaining));
   if (!limit.allowed) {
     throw new AppError("rate_limited", `Too many requests for this API key. Retry in ${limit.retryAfterSeconds} s.`, {}, { "retry-after": String(limit.retryAfterSeconds) });
+  }
+  if (!workspace.allowed) {
+    throw new AppError("rate_limited", `Too many requests for this workspace (all its keys together). Retry in ${workspace.retryAfterSeconds} s.`, { scope: "workspace" }, { "retry-after": String(workspace.retryAfterSeconds) });
   }
   const key: AuthenticatedKey = { id: row.id, workspaceId: row.workspace_id, agentId: row.agent_id, scopes: row.scopes, mode: row.mode };
   return { key, traceId };

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { ID_SHAPE } from "./input-guards";
 
 export const paginationQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  starting_after: z.string().min(1).max(100).optional(),
+  starting_after: z.string().regex(ID_SHAPE, "an id from the previous page (the last item's id)").optional(),
 });
 export type Pagination = z.infer<typeof paginationQuery>;
 

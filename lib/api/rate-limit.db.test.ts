@@ -6,7 +6,12 @@ import { resetEnvCache } from "../config/env";
 
 const { api } = serveApiForTests();
 // A refill so slow (one token per 100 s) that a loaded machine cannot make a test see one.
-const LIMITS = { API_RATE_LIMIT_BURST: "5", API_RATE_LIMIT_PER_SECOND: "0.01" };
+const LIMITS = {
+  API_RATE_LIMIT_BURST: "5",
+  API_RATE_LIMIT_PER_SECOND: "0.01",
+  API_WORKSPACE_RATE_LIMIT_BURST: "12",
+  API_WORKSPACE_RATE_LIMIT_PER_SECOND: "0.01",
+};
 
 beforeAll(() => {
   Object.assign(process.env, LIMITS);
@@ -41,6 +46,22 @@ describe("per-key rate limit", () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => api("/api/v1/me", { key })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 429)).toHaveLength(15);
+  });
+});
+
+describe("per-workspace rate limit", () => {
+  it("caps all keys of a workspace together, beside each key's own bucket", async () => {
+    const { workspace } = await newWorkspace();
+    const keys = [(await newKey(workspace.id)).key, (await newKey(workspace.id)).key, (await newKey(workspace.id)).key];
+    const statuses: number[] = [];
+    for (const key of keys) for (let i = 0; i < 5; i++) statuses.push((await api("/api/v1/me", { key })).status);
+    expect(statuses).toEqual([...Array(12).fill(200), 429, 429, 429]);
+    const limited = await api("/api/v1/me", { key: (await newKey(workspace.id)).key });
+    expect(limited.json).toMatchObject({ code: "rate_limited", scope: "workspace" });
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // Another workspace is not affected.
+    const other = await newWorkspace();
+    expect((await api("/api/v1/me", { key: (await newKey(other.workspace.id)).key })).status).toBe(200);
   });
 });
 

@@ -9,6 +9,7 @@ import { runIdempotent, requestFingerprint, validateIdempotencyKey } from "./ide
 import { problemResponse } from "./problem";
 import { newRequestId } from "./request-ids";
 import { queryObject } from "./pagination";
+import { assertIdParams, assertSafeJson, assertSafeQuery } from "./input-guards";
 import type { Operation } from "./operation";
 
 export type ApiContext<Body = unknown, Query = unknown> = {
@@ -45,13 +46,18 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
       requireScope(key, op.scope);
 
       const url = new URL(req.url);
-      const raw = req.method === "GET" || req.method === "HEAD" ? "" : await readBody(req, env().API_MAX_BODY_BYTES);
-      const json = parseJsonBody(raw, req.headers.get("content-type"));
-      const body = (op.body ? op.body.parse(json) : undefined) as Infer<B>;
-      const query = (op.query ? op.query.parse(queryObject(url)) : undefined) as Infer<Q>;
       const params = Object.fromEntries(
         Object.entries((await route?.params) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
       );
+      // Junk never reaches a schema or a query: ids by shape (404), then text and depth (400).
+      assertIdParams(params);
+      const rawQuery = queryObject(url);
+      assertSafeQuery(rawQuery);
+      const raw = req.method === "GET" || req.method === "HEAD" ? "" : await readBody(req, env().API_MAX_BODY_BYTES);
+      const json = parseJsonBody(raw, req.headers.get("content-type"));
+      assertSafeJson(json);
+      const body = (op.body ? op.body.parse(json) : undefined) as Infer<B>;
+      const query = (op.query ? op.query.parse(rawQuery) : undefined) as Infer<Q>;
       const ctx: ApiContext<Infer<B>, Infer<Q>> = {
         req,
         url,

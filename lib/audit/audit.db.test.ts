@@ -63,9 +63,13 @@ describe("audit trail", () => {
     expect(first.has_more).toBe(true);
     const second = (await api(`/api/v1/audit?limit=2&starting_after=${first.data[1].id}`, { key })).json;
     expect(second.data.map((e: { seq: number }) => e.seq)).toEqual([3, 2]);
-    const bad = await api("/api/v1/audit?starting_after=aud_unknown", { key });
+    const bad = await api("/api/v1/audit?starting_after=aud_00000000000000000000000000", { key });
     expect(bad.status).toBe(400);
     expect(bad.json.errors).toEqual([{ field: "starting_after", message: "unknown audit entry id" }]);
+    // Not shaped like an id at all: refused before any query.
+    const junk = await api("/api/v1/audit?starting_after=aud_unknown", { key });
+    expect(junk.status).toBe(400);
+    expect(junk.json.errors).toEqual([{ field: "starting_after", message: expect.stringMatching(/an id from the previous page/) }]);
   });
 
   it("shows an agent-bound key only its own agent's entries", async () => {

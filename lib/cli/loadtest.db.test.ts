@@ -5,7 +5,7 @@ import { setTestEnv } from "../../test/helpers/env";
 import { overlappingBusy } from "../../test/helpers/calendar-invariants";
 import { runCli } from "./main";
 
-setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
+setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { url } = serveApiForTests();
 
 async function cli(...argv: string[]) {

@@ -13,6 +13,11 @@ const envSchema = z.object({
   /** Token bucket per API key: sustained requests per second, and the burst it allows. */
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+  /** The same for all keys of one workspace together. */
+  API_WORKSPACE_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(200),
+  API_WORKSPACE_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(1000),
+  /** Full recomputations of one workspace's audit chain per minute (GET /v1/audit/verify, MCP verify_audit_chain). */
+  AUDIT_VERIFY_PER_MINUTE: z.coerce.number().positive().default(30),
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Bounds for a hold's time to live, and the TTL when a request gives none. */
   HOLD_TTL_MIN_SECONDS: z.coerce.number().int().min(1).default(5),
@@ -20,10 +25,30 @@ const envSchema = z.object({
   HOLD_TTL_DEFAULT_SECONDS: z.coerce.number().int().min(1).default(60),
   /** The domain of new inbox addresses (`name@AGENTDRAFT_MAIL_DOMAIN`). */
   AGENTDRAFT_MAIL_DOMAIN: z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z]{2,}$|^localhost$/, "a domain such as agents.example.com").default("agents.localhost"),
+  /** authserv-ids (comma-separated) of the MTAs whose Authentication-Results headers are trusted (the one that delivers to us). Empty: none is. */
+  MAIL_TRUSTED_AUTHSERV_ID: z.string().default(""),
+  /** Extra local parts no inbox may take (comma-separated), beside the built-in role and system names. */
+  MAIL_RESERVED_LOCAL_PARTS: z.string().default(""),
   /** Bearer secret for POST /api/inbound/raw. Unset: that endpoint refuses every request. */
   INBOUND_SECRET: z.string().min(16, "use at least 16 characters").optional(),
   /** Largest inbound message (raw bytes, attachments included). */
   MAIL_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /** Hard limits on what one message may contain; over one, it is refused whole with a reason (SPEC §10). */
+  MAIL_MAX_HEADER_BYTES: z.coerce.number().int().min(4096).default(256 * 1024),
+  MAIL_MAX_MIME_PARTS: z.coerce.number().int().min(2).default(250),
+  MAIL_MAX_RECIPIENTS: z.coerce.number().int().min(1).default(500),
+  MAIL_MAX_HTML_ELEMENTS: z.coerce.number().int().min(100).default(50_000),
+  MAIL_MAX_HTML_DEPTH: z.coerce.number().int().min(16).default(256),
+  /** Threads that parse and sanitise mail off the request's event loop (0: on it), and the time one message may take. */
+  MAIL_PARSE_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
+  MAIL_PARSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** The SMTP listener: concurrent connections, recipients per message, idle and total time per connection. */
+  SMTP_MAX_CLIENTS: z.coerce.number().int().min(1).default(100),
+  SMTP_MAX_RECIPIENTS: z.coerce.number().int().min(1).default(100),
+  SMTP_SOCKET_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  SMTP_MAX_CONNECTION_SECONDS: z.coerce.number().int().min(1).default(600),
+  /** References kept per message (the first and the most recent, trimmed in the middle as RFC 5322 allows). */
+  MAIL_MAX_REFERENCES: z.coerce.number().int().min(2).default(100),
   /**
    * Comma-separated base64 keys of 32 bytes for AES-256-GCM at rest; the first encrypts, all
    * decrypt (rotation). Required in production; in development a key is kept in the data dir.

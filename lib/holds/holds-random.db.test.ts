@@ -10,7 +10,7 @@ import { createCalendar } from "../calendars/calendars";
 import { operatorActor } from "../actor";
 import { expireHolds } from "./expire-holds";
 
-setTestEnv({ HOLD_TTL_MIN_SECONDS: "1", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
+setTestEnv({ HOLD_TTL_MIN_SECONDS: "1", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
 function mulberry32(seed: number) {

@@ -12,6 +12,7 @@ import { appendAudit } from "../audit/append-audit";
 import { findAgent } from "../agents/find-agent";
 import { page, type Pagination } from "../api/pagination";
 import type { createInboxInput, updateInboxInput } from "./schemas";
+import { assertNotReserved } from "./reserved-addresses";
 
 /** Gives an agent an address `username@AGENTDRAFT_MAIL_DOMAIN`; addresses are unique. */
 export async function createInbox(actor: Actor, input: z.output<typeof createInboxInput>): Promise<InboxRow> {
@@ -22,6 +23,7 @@ export async function createInbox(actor: Actor, input: z.output<typeof createInb
     throw new AppError("validation_failed", "agent_id is required with a workspace-wide key.", { errors: [{ field: "agent_id", message: "required" }] });
   }
   const username = input.username ?? `agent-${randomBytes(5).toString("hex")}`;
+  assertNotReserved(username);
   const address = `${username}@${env().AGENTDRAFT_MAIL_DOMAIN}`;
   try {
     return await transaction(async (tx) => {

@@ -119,11 +119,15 @@ export const threadWithMessagesSchema = threadSchema.extend({ messages: z.array(
 
 const recipient = z.email().max(320).transform((v) => v.toLowerCase());
 const customHeaders = z
-  .record(z.string(), z.string())
+  .record(z.string().min(1).max(100), z.string().max(998))
+  .refine((h) => Object.keys(h).length <= 50, "at most 50 headers")
   .optional()
   .describe("extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused");
 const text = z.string().min(1).max(500_000).describe("the plain-text body");
 const html = z.string().max(2_000_000).optional().describe("an HTML body, sent as written; stored and shown sanitised");
+
+/** Recipients of one outgoing message (To and Cc together), new or reply_all. */
+export const MAX_SEND_RECIPIENTS = 50;
 
 export const sendMessageInput = z
   .object({
@@ -134,7 +138,7 @@ export const sendMessageInput = z
     html,
     headers: customHeaders,
   })
-  .refine((v) => v.to.length + v.cc.length <= 50, { message: "at most 50 recipients in to and cc together", path: ["cc"] });
+  .refine((v) => v.to.length + v.cc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to and cc together`, path: ["cc"] });
 
 export const replyInput = z.object({
   text,

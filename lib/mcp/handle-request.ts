@@ -4,6 +4,7 @@ import { env } from "../config/env";
 import { admitRequest } from "../api/admit-request";
 import { problemResponse } from "../api/problem";
 import { newRequestId } from "../api/request-ids";
+import { readBody } from "../api/read-body";
 import { createMcpServer } from "./create-server";
 
 /**
@@ -15,6 +16,7 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   const headers = new Headers({ "x-request-id": requestId });
   try {
     const { key, traceId } = await admitRequest(req, headers);
+    const parsedBody = await readMcpMessage(req);
 
     const server = createMcpServer({
       key,
@@ -28,7 +30,7 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
     });
     await server.connect(transport);
     try {
-      const res = await transport.handleRequest(req);
+      const res = await transport.handleRequest(req, { parsedBody });
       const out = new Response(res.body, res);
       headers.forEach((v, k) => out.headers.set(k, v));
       return out;
@@ -38,6 +40,25 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   } catch (err) {
     return problemResponse(err, requestId, headers);
   }
+}
+
+/**
+ * One JSON-RPC message per request. Batches (dropped from MCP in 2025-06-18) would let one
+ * rate-limit token buy a hundred tool calls, long-polls and chain verifications: refused.
+ */
+async function readMcpMessage(req: Request): Promise<unknown> {
+  if (req.method !== "POST") return undefined;
+  const text = await readBody(req, env().API_MAX_BODY_BYTES);
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch (err) {
+    throw new AppError("malformed_json", `The request body is not valid JSON: ${(err as Error).message}.`);
+  }
+  if (Array.isArray(message)) {
+    throw new AppError("invalid_request", "JSON-RPC batches are not accepted: send one MCP message per request (each is authenticated and rate limited on its own).");
+  }
+  return message;
 }
 
 /** Stateless: no server-initiated stream (GET) and no session to end (DELETE). */

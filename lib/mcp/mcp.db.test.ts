@@ -291,4 +291,48 @@ describe("MCP server at /api/mcp", () => {
     const get = await fetch(`${url()}/api/mcp`);
     expect(get.status).toBe(405);
   });
+
+  it("refuses JSON-RPC batches, so one rate-limit token buys one call", async () => {
+    const { key, workspace } = await setup();
+    const mcpPost = (body: string) =>
+      fetch(`${url()}/api/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+        body,
+      });
+    const calls = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "verify_audit_chain", arguments: {} } }));
+    const batch = await mcpPost(JSON.stringify(calls));
+    expect(batch.status).toBe(400);
+    expect(batch.headers.get("content-type")).toBe("application/problem+json");
+    expect(((await batch.json()) as { code: string; detail: string })).toMatchObject({ code: "invalid_request", detail: expect.stringMatching(/batches/) });
+    expect((await mcpPost("[")).status).toBe(400);
+    // A single message still works, and nothing was verified by the refused batch.
+    const single = await mcpPost(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: {} } }));
+    expect(single.status).toBe(200);
+    expect(workspace.id).toMatch(/^ws_/);
+  });
+
+  it("refuses NUL and lone surrogates in tool arguments as validation_failed tool errors", async () => {
+    const { key } = await setup();
+    const client = await connect(key);
+    for (const bad of ["\u0000", "a\ud800"]) {
+      const res = await call(client, "request_approval", { summary: "ok", evidence: { note: bad } });
+      expect(res.isError).toBe(true);
+      expect(res.structuredContent).toMatchObject({ code: "validation_failed", errors: [{ field: "evidence.note" }] });
+    }
+  });
+
+  it("throttles full audit-chain verifications per workspace (AUDIT_VERIFY_PER_MINUTE)", async () => {
+    const { key, admin } = await setup(["audit"]);
+    const client = await connect(key);
+    const results = [];
+    // Default 30 a minute: a burst of 10, then one every 2 s, shared by REST and MCP.
+    for (let i = 0; i < 10; i++) results.push((await call(client, "verify_audit_chain")).isError ?? false);
+    expect(results).toEqual(Array(10).fill(false));
+    const limited = await call(client, "verify_audit_chain");
+    expect(limited.structuredContent).toMatchObject({ code: "rate_limited", scope: "audit_verify" });
+    const rest = await api("/api/v1/audit/verify", { key: admin });
+    expect(rest.status).toBe(429);
+    expect(Number(rest.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
 });

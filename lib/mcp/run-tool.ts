@@ -3,6 +3,7 @@ import { requireScope } from "../api/authenticate";
 import { requestFingerprint, runIdempotent, validateIdempotencyKey } from "../api/idempotency";
 import { problemResponse, toProblem, type ProblemBody } from "../api/problem";
 import { json } from "../api/responses";
+import { assertSafeJson } from "../api/input-guards";
 import type { McpTool, ToolContext } from "./define-tool";
 import { externalContentResult, jsonResult, problemResult } from "./tool-results";
 
@@ -16,6 +17,7 @@ type Args = Record<string, unknown> & { idempotency_key?: string };
 export async function runTool(tool: McpTool, ctx: ToolContext, args: Args): Promise<CallToolResult> {
   try {
     requireScope(ctx.key, tool.scope);
+    assertSafeJson(args);
     const { idempotency_key: idempotencyKey, ...rest } = args;
     if (tool.write && idempotencyKey !== undefined) {
       const request = tool.write(rest);

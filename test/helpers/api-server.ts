@@ -54,7 +54,14 @@ export async function startApiServer(): Promise<{ url: string; close: () => Prom
         return;
       }
       const match = route.pattern.exec(url.pathname)!;
-      const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)]));
+      let params: Record<string, string>;
+      try {
+        params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)]));
+      } catch {
+        // A path that does not decode (`%ED%A0%80`, a lone `%`): Next.js answers 400 (DecodeError).
+        res.writeHead(400).end();
+        return;
+      }
       if (!modules.has(route.file)) modules.set(route.file, (await import(route.file)) as RouteModule);
       const handler = modules.get(route.file)![req.method ?? "GET"];
       if (!handler) {

@@ -22,18 +22,3 @@ export function automatedReasons(headers: Headers, from: string, contentType: st
   if (/^<\s*>$/.test(str(headers.get("return-path")).trim())) reasons.push("null return-path");
   return reasons;
 }
-
-/** SPF, DKIM and DMARC verdicts from Authentication-Results / Received-SPF, when present. */
-export function authenticationResults(headers: Headers): { spf: string | null; dkim: string | null; dmarc: string | null; failed: boolean } {
-  const raw = [headers.get("authentication-results"), headers.get("arc-authentication-results")]
-    .flat()
-    .map(str)
-    .join(";");
-  const verdict = (method: string) => new RegExp(`\\b${method}\\s*=\\s*([a-z]+)`, "i").exec(raw)?.[1]?.toLowerCase() ?? null;
-  const receivedSpf = /^\s*(pass|fail|softfail|neutral|none|temperror|permerror)/i.exec(str(headers.get("received-spf")))?.[1]?.toLowerCase() ?? null;
-  const spf = verdict("spf") ?? receivedSpf;
-  const dkim = verdict("dkim");
-  const dmarc = verdict("dmarc");
-  const failed = [spf, dkim, dmarc].some((v) => v === "fail" || v === "softfail" || v === "permerror");
-  return { spf, dkim, dmarc, failed };
-}

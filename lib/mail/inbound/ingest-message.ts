@@ -10,8 +10,11 @@ import { emitEvent } from "../../events/emit-event";
 import { messageEventPayload } from "../serialize";
 import { parsedColumns, storeAttachments } from "../store-message";
 import { lockInbox, resolveThread } from "../threading";
-import { parseMessage, type ParsedMessage } from "./parse-message";
+import { recipientsInHeaders, type ParsedMessage } from "./parse-message";
+import { parseMessageOffThread } from "./parse-pool";
 import { senderRefused } from "./sender-rules";
+import { rejectionReason, type RejectionReason } from "./mail-limits";
+import type { SenderAuth } from "./sender-auth";
 
 export type IngestSource = "raw" | "smtp" | "resend";
 export type Delivery = { inbox_id: string; address: string; message_id: string | null; thread_id: string | null; duplicate: boolean; refused: string | null };
@@ -26,18 +29,11 @@ export async function inboxesFor(addresses: string[]): Promise<InboxRow[]> {
   return q.select().from(inboxes).where(inArray(inboxes.address, wanted));
 }
 
-/** The recipients named in the header block alone, for mail too large to parse whole. */
-async function headerRecipients(raw: Buffer): Promise<string[]> {
-  const end = raw.indexOf("\r\n\r\n") >= 0 ? raw.indexOf("\r\n\r\n") : raw.indexOf("\n\n");
-  const head = raw.subarray(0, end > 0 ? Math.min(end, 256 * 1024) : 64 * 1024);
-  return (await parseMessage(Buffer.concat([head, Buffer.from("\r\n\r\n")])).catch(() => null))?.recipients ?? [];
-}
-
 async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, source: IngestSource): Promise<Delivery> {
   const base = { inbox_id: inbox.id, address: inbox.address };
   // Each received message starts a trace; the agent continues it (x-trace-id) in what it does about it.
   const actor = { ...systemActor(inbox.workspaceId, source), traceId: newId("trace") };
-  const refused = senderRefused(m.from.email, inbox.allowSenders, inbox.blockSenders);
+  const refused = senderRefused(m.from.email, inbox.allowSenders, inbox.blockSenders, m.headersOfNote.dmarc ?? null);
   if (refused) {
     await transaction((tx) =>
       appendAudit(tx, [
@@ -93,9 +89,13 @@ async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, sou
  * once per inbox and Message-ID with its thread, attachments, outbox event and audit entry.
  * Oversize mail is refused whole, with an audit entry in each addressed workspace.
  */
-export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; source: IngestSource }): Promise<Delivery[]> {
+export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; source: IngestSource; senderAuth?: SenderAuth }): Promise<Delivery[]> {
   if (raw.length > env().MAIL_MAX_BYTES) return rejectOversizeMail(raw, raw.length, opts);
-  const parsed = await parseMessage(raw);
+  const parsed = await parseMessageOffThread(raw, { senderAuth: opts.senderAuth }).catch(async (err: unknown) => {
+    const reason = rejectionReason(err);
+    if (reason) await auditRejection(raw, { reason, size_bytes: raw.length, limit: (err as AppError).extra.limit ?? null }, opts);
+    throw err;
+  });
   const targets = await inboxesFor(opts.recipients?.length ? opts.recipients : parsed.recipients);
   if (!targets.length) {
     throw new AppError("not_found", `No inbox for ${(opts.recipients?.length ? opts.recipients : parsed.recipients).join(", ") || "this message (it names no recipients)"}.`);
@@ -111,7 +111,13 @@ export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; 
  */
 export async function rejectOversizeMail(head: Buffer, size: number, opts: { recipients?: string[]; source: IngestSource }): Promise<never> {
   const limit = env().MAIL_MAX_BYTES;
-  const targets = await inboxesFor(opts.recipients?.length ? opts.recipients : await headerRecipients(head));
+  await auditRejection(head, { reason: "too_large", size_bytes: size, limit_bytes: limit }, opts);
+  throw new AppError("payload_too_large", `The message is over the ${limit}-byte limit (MAIL_MAX_BYTES). Nothing was stored.`, { limit_bytes: limit });
+}
+
+/** An `email.rejected` audit entry in the workspace of each inbox the refused message was for. */
+async function auditRejection(head: Buffer, summary: { reason: RejectionReason; [k: string]: unknown }, opts: { recipients?: string[]; source: IngestSource }): Promise<void> {
+  const targets = await inboxesFor(opts.recipients?.length ? opts.recipients : await recipientsInHeaders(head));
   for (const inbox of targets) {
     await transaction((tx) =>
       appendAudit(tx, [
@@ -121,10 +127,9 @@ export async function rejectOversizeMail(head: Buffer, size: number, opts: { rec
           resource: { type: "inbox", id: inbox.id },
           agentId: inbox.agentId,
           outcome: "rejected",
-          summary: { reason: "too_large", size_bytes: size, limit_bytes: limit },
+          summary,
         },
       ]),
     );
   }
-  throw new AppError("payload_too_large", `The message is over the ${limit}-byte limit (MAIL_MAX_BYTES). Nothing was stored.`, { limit_bytes: limit });
 }

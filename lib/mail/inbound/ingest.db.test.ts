@@ -11,7 +11,7 @@ import { auditEntries, messages, webhookEvents } from "../../../db/schema";
 import { messageSchema, threadWithMessagesSchema } from "../schemas";
 
 const SECRET = "inbound-secret-for-tests-0123456789";
-setTestEnv({ INBOUND_SECRET: SECRET, MAIL_MAX_BYTES: "200000", AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
+setTestEnv({ INBOUND_SECRET: SECRET, MAIL_MAX_BYTES: "200000", AGENTDRAFT_MAIL_DOMAIN: "agents.test", MAIL_RESERVED_LOCAL_PARTS: "billing, ceo", MAIL_TRUSTED_AUTHSERV_ID: "mx.agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
 const setup = (username?: string) => newAgentInbox(api, username);
@@ -32,6 +32,19 @@ describe("inboxes", () => {
     const bad = await api("/api/v1/inboxes", { key, body: { username: "-bad name-" } });
     expect(bad.status).toBe(400);
     expect((await api("/api/v1/inboxes", { key })).json.data.map((i: { id: string }) => i.id)).toEqual([inbox.id]);
+  });
+
+  it("refuse role and system addresses (RFC 2142, certificate validation, MAIL_FROM, configured) with 409", async () => {
+    const { key, inbox } = await setup(`reserved-${Date.now()}`);
+    // MAIL_FROM defaults to agentdraft@localhost; MAIL_RESERVED_LOCAL_PARTS is "billing, ceo".
+    for (const username of ["admin", "postmaster", "abuse", "hostmaster", "webmaster", "Administrator", "security", "agentdraft", "billing", "ceo"]) {
+      const res = await api("/api/v1/inboxes", { key, body: { username } });
+      expect(res.status, username).toBe(409);
+      expect(res.json).toMatchObject({ code: "conflict", reason: "reserved_address", errors: [{ field: "username", message: "reserved" }] });
+    }
+    expect((await api("/api/v1/inboxes", { key, body: { username: `admin-helper-${Date.now()}` } })).status).toBe(201);
+    expect((await api("/api/v1/inboxes", { key })).json.data.map((i: { address: string }) => i.address)).not.toContain("admin@agents.test");
+    expect(inbox.address).toMatch(/^reserved-/);
   });
 });
 
@@ -140,8 +153,21 @@ describe("POST /api/inbound/raw", () => {
     expect(blocked.json.deliveries[0]).toMatchObject({ message_id: null, refused: expect.stringContaining("block list") });
     const stranger = await deliver(await composeMime({ from: "who@else.test", to: inbox.address, subject: "hi", text: "hi" }));
     expect(stranger.json.deliveries[0].refused).toMatch(/allow list/);
-    const friend = await deliver(await composeMime({ from: "friend@else.test", to: inbox.address, subject: "hi", text: "hi" }));
+    // On the allow list, but nobody vouches for the From address: refused.
+    const unverified = await deliver(await composeMime({ from: "friend@else.test", to: inbox.address, subject: "hi", text: "hi" }));
+    expect(unverified.json.deliveries[0].refused).toMatch(/not DMARC-authenticated \(dmarc=not checked\)/);
+    // A forged Authentication-Results (the sender's own claim, another authserv-id) changes nothing.
+    const forged = await deliver(
+      await composeMime({ from: "friend@else.test", to: inbox.address, subject: "wire", text: "pay", headers: { "Authentication-Results": "mx.attacker.test; spf=pass; dkim=pass; dmarc=pass" } }),
+    );
+    expect(forged.json.deliveries[0].refused).toMatch(/not DMARC-authenticated/);
+    // The trusted MTA's own verdict admits it.
+    const friend = await deliver(
+      await composeMime({ from: "friend@else.test", to: inbox.address, subject: "hi", text: "hi", headers: { "Authentication-Results": "mx.agents.test; spf=pass; dkim=pass header.d=else.test; dmarc=pass header.from=else.test" } }),
+    );
     expect(friend.json.deliveries[0].message_id).toMatch(/^msg_/);
+    const stored = await api(`/api/v1/messages/${friend.json.deliveries[0].message_id}`, { key });
+    expect(stored.json.headers_of_note).toMatchObject({ spf: "pass", dkim: "pass", dmarc: "pass", auth_checked_by: "mx.agents.test" });
   });
 
   it("answers unknown recipients with 404 and non-mail with 422", async () => {

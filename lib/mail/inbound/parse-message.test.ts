@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Parser } from "htmlparser2";
 import { parseMessage } from "./parse-message";
 import { sanitizeEmailHtml } from "./sanitize-html";
 import { composeMime } from "../../../test/helpers/mime";
+import { resetEnvCache } from "../../config/env";
 
 const CORPUS = path.resolve("test/corpora/mime");
 const corpus = fs.existsSync(CORPUS) ? fs.readdirSync(CORPUS).filter((f) => f.endsWith(".eml")) : [];
@@ -109,17 +110,39 @@ describe("parseMessage", () => {
     expect(m.text).toContain("> Can I have the cluster");
   });
 
-  it("carries SPF/DKIM/DMARC results and labels failures", async () => {
-    const raw = await composeMime({
-      from: "ceo@bank.test",
-      to: "ops@agents.localhost",
-      subject: "Wire",
-      text: "Pay now",
-      headers: { "Authentication-Results": "mx.agents.localhost; spf=fail smtp.mailfrom=bank.test; dkim=none; dmarc=fail header.from=bank.test" },
+  describe("SPF/DKIM/DMARC verdicts", () => {
+    beforeAll(() => {
+      process.env.MAIL_TRUSTED_AUTHSERV_ID = "mx.agents.localhost";
+      resetEnvCache();
     });
-    const m = await parseMessage(raw);
-    expect(m.headersOfNote).toMatchObject({ spf: "fail", dkim: "none", dmarc: "fail" });
-    expect(m.security.auth_failed).toBe(true);
+    afterAll(() => {
+      delete process.env.MAIL_TRUSTED_AUTHSERV_ID;
+      resetEnvCache();
+    });
+    const withResults = (...results: string[]) =>
+      Buffer.concat([Buffer.from(results.map((r) => `Authentication-Results: ${r}\r\n`).join("")), Buffer.from("From: cfo@trusted.test\r\nTo: ops@agents.localhost\r\nSubject: Wire\r\n\r\nPay now\r\n")]);
+
+    it("carries the results of the trusted MTA, names it, and labels failures", async () => {
+      const m = await parseMessage(withResults("mx.agents.localhost; spf=fail smtp.mailfrom=bank.test; dkim=none; dmarc=fail header.from=bank.test"));
+      expect(m.headersOfNote).toMatchObject({ spf: "fail", dkim: "none", dmarc: "fail", auth_checked_by: "mx.agents.localhost" });
+      expect(m.security.auth_failed).toBe(true);
+    });
+
+    it("ignores results a sender wrote: another authserv-id, or below the trusted MTA's own", async () => {
+      const forged = await parseMessage(withResults("mx.attacker.test; spf=pass; dkim=pass; dmarc=pass"));
+      expect(forged.headersOfNote).toMatchObject({ spf: null, dkim: null, dmarc: null, auth_checked_by: null });
+      expect(forged.security.auth_failed).toBe(false);
+      // The trusted MTA adds its header on top; a forged one claiming its id sits below.
+      const below = await parseMessage(withResults("mx.agents.localhost; spf=none; dkim=none; dmarc=none", "mx.agents.localhost; spf=pass; dkim=pass; dmarc=pass"));
+      expect(below.headersOfNote).toMatchObject({ spf: "none", dkim: "none", dmarc: "none" });
+      // Without a configured authserv-id nothing is trusted.
+      delete process.env.MAIL_TRUSTED_AUTHSERV_ID;
+      resetEnvCache();
+      const none = await parseMessage(withResults("mx.agents.localhost; spf=pass; dkim=pass; dmarc=pass"));
+      expect(none.headersOfNote).toMatchObject({ dmarc: null, auth_checked_by: null });
+      process.env.MAIL_TRUSTED_AUTHSERV_ID = "mx.agents.localhost";
+      resetEnvCache();
+    });
   });
 
   it("keeps threading headers as Message-ID lists", async () => {

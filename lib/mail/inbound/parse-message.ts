@@ -4,10 +4,13 @@ import TurndownService from "turndown";
 import EmailReplyParser from "email-reply-parser";
 import type { Address, MessageSecurity } from "../../../db/schema";
 import { AppError } from "../../errors";
-import { sanitizeEmailHtml } from "./sanitize-html";
+import { storableText } from "../../api/input-guards";
+import { inspectHtml, sanitizeEmailHtml } from "./sanitize-html";
+import { mailLimits, mailRejected, trimReferences, type MailLimits } from "./mail-limits";
 import { stripInvisible } from "./invisible-characters";
 import { findInjectionSignals } from "./injection-signals";
-import { authenticationResults, automatedReasons } from "./automated";
+import { automatedReasons } from "./automated";
+import { trustedAuthenticationResults, type SenderAuth } from "./sender-auth";
 
 export type ParsedAttachment = { filename: string | null; contentType: string; contentId: string | null; disposition: string | null; size: number; sha256: string; content: Buffer };
 
@@ -34,6 +37,8 @@ export type ParsedMessage = {
   sizeBytes: number;
   sha256: string;
 };
+
+const REPLY_SCAN_CHARS = 64 * 1024;
 
 const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced" });
 
@@ -69,6 +74,19 @@ function headerText(mail: ParsedMail, name: string): string | null {
   return String(v);
 }
 
+/**
+ * Where a message says it is going, from its header block alone (at most `max` addresses): for
+ * routing the audit entry of mail refused before it could be parsed whole.
+ */
+export async function recipientsInHeaders(raw: Buffer, max = 1000): Promise<string[]> {
+  const end = raw.indexOf("\r\n\r\n") >= 0 ? raw.indexOf("\r\n\r\n") : raw.indexOf("\n\n");
+  const head = raw.subarray(0, end > 0 ? Math.min(end, 256 * 1024) : 64 * 1024);
+  const mail = await simpleParser(Buffer.concat([head, Buffer.from("\r\n\r\n")]), { skipHtmlToText: true } as Parameters<typeof simpleParser>[1]).catch(() => null);
+  if (!mail) return [];
+  const delivered = ["delivered-to", "x-original-to", "envelope-to"].map((h) => headerText(mail, h)).filter((v): v is string => !!v);
+  return [...new Set([...addresses(mail.to), ...addresses(mail.cc)].map((a) => a.email).concat(delivered.map((d) => d.trim().toLowerCase())))].slice(0, max);
+}
+
 /** A header block must come first: a name, a colon, a value. Anything else is not mail. */
 function looksLikeMail(raw: Buffer): boolean {
   const head = raw.subarray(0, 4096).toString("latin1");
@@ -79,26 +97,54 @@ function looksLikeMail(raw: Buffer): boolean {
  * Raw RFC 5322 bytes → the SPEC §3 fields, with zero-trust sanitising. Never throws for
  * malformed MIME it can read; refuses bytes that are not mail with a clear 422.
  */
-export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+export type ParseOptions = {
+  /** Verdicts already verified (SMTP); else a trusted MTA's Authentication-Results are read. */
+  senderAuth?: SenderAuth;
+  /** Limits and trusted authserv-ids, passed in by a caller on another thread; default: from the environment. */
+  limits?: MailLimits;
+  trustedAuthservIds?: string[];
+};
+
+export async function parseMessage(raw: Buffer, opts: ParseOptions = {}): Promise<ParsedMessage> {
   if (raw.length === 0 || !looksLikeMail(raw)) {
     throw new AppError("unprocessable_message", "The body is not an RFC 5322 message: it must start with header lines such as `From: ...`.");
   }
-  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, keepCidLinks: true });
+  const limits = opts.limits ?? mailLimits();
+  const mail = await simpleParser(raw, {
+    skipImageLinks: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    keepCidLinks: true,
+    // We derive text from the sanitised HTML ourselves (turndown); mailparser's own html-to-text is slow on hostile HTML.
+    skipHtmlToText: true,
+    maxHeadSize: limits.headerBytes,
+    maxChildNodes: limits.mimeParts,
+  } as Parameters<typeof simpleParser>[1]).catch((err: Error & { code?: string }) => {
+    if (err.code === "EMAXLEN" && /header/i.test(err.message)) throw mailRejected("headers_too_large", `A header section is over ${limits.headerBytes} bytes (MAIL_MAX_HEADER_BYTES).`, limits.headerBytes);
+    if (err.code === "EMAXLEN" && /child nodes/i.test(err.message)) throw mailRejected("too_many_parts", `The message has more than ${limits.mimeParts} MIME parts (MAIL_MAX_MIME_PARTS).`, limits.mimeParts);
+    throw mailRejected("unparseable", `The message cannot be parsed (${err.message}).`);
+  });
   const sha256 = createHash("sha256").update(raw).digest("hex");
-
-  const html = typeof mail.html === "string" ? sanitizeEmailHtml(mail.html) : null;
-  const markdownFromHtml = html?.html ? turndown.turndown(html.html) : null;
-  const plain = stripInvisible((mail.text ?? markdownFromHtml ?? "").trimEnd());
-  const subject = stripInvisible(mail.subject ?? "");
-  const textReply = plain.text ? stripInvisible(new EmailReplyParser().read(plain.text).getVisibleText()).text.trim() : "";
 
   const from = addresses(mail.from)[0] ?? { name: null, email: "" };
   const to = addresses(mail.to);
   const cc = addresses(mail.cc);
+  if (to.length + cc.length > limits.recipients) {
+    throw mailRejected("too_many_recipients", `The message names ${to.length + cc.length} recipients in To and Cc, over ${limits.recipients} (MAIL_MAX_RECIPIENTS).`, limits.recipients);
+  }
+
+  const inspected = typeof mail.html === "string" ? inspectHtml(mail.html, { maxElements: limits.htmlElements, maxDepth: limits.htmlDepth }) : null;
+  const html = typeof mail.html === "string" ? sanitizeEmailHtml(mail.html, inspected!) : null;
+  const markdownFromHtml = html?.html ? turndown.turndown(html.html) : null;
+  const plain = stripInvisible((mail.text ?? markdownFromHtml ?? "").trimEnd());
+  const subject = stripInvisible(mail.subject ?? "");
+  // Quoted history is found in the first REPLY_SCAN_CHARS only: the parser's cost grows with the text.
+  const textReply = plain.text ? stripInvisible(new EmailReplyParser().read(plain.text.slice(0, REPLY_SCAN_CHARS)).getVisibleText()).text.trim() : "";
   const delivered = ["delivered-to", "x-original-to", "envelope-to"].map((h) => headerText(mail, h)).filter((v): v is string => !!v);
   const recipients = [...new Set([...to, ...cc].map((a) => a.email).concat(delivered.map((d) => d.trim().toLowerCase())))];
 
-  const auth = authenticationResults(mail.headers);
+  // Verdicts we verified ourselves (SMTP), else those of a trusted upstream MTA, else none.
+  const auth = opts.senderAuth ?? trustedAuthenticationResults(mail.headers, opts.trustedAuthservIds);
   const contentType = mail.headers.get("content-type") as { value?: string; params?: Record<string, string> } | undefined;
   const reportType = contentType?.params?.["report-type"];
   const reasons = automatedReasons(mail.headers, from.email, `${contentType?.value ?? ""}${reportType ? `; report-type=${reportType}` : ""}`);
@@ -108,10 +154,10 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     { where: "hidden_html", text: html?.findings.hidden_text ?? "" },
   ]);
 
-  return {
+  return storableStrings({
     messageId: mail.messageId ? normaliseId(mail.messageId) : `<${sha256}@agentdraft.invalid>`,
     inReplyTo: mail.inReplyTo ? (ids(mail.inReplyTo)[0] ?? null) : null,
-    references: ids(mail.references),
+    references: trimReferences(ids(mail.references), limits.references),
     from,
     to,
     cc,
@@ -126,6 +172,7 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
       spf: auth.spf,
       dkim: auth.dkim,
       dmarc: auth.dmarc,
+      auth_checked_by: auth.checked_by,
       auto_submitted: headerText(mail, "auto-submitted"),
       list_id: ((mail.headers.get("list") as { id?: { id?: string; name?: string } } | undefined)?.id?.id ?? null),
       reply_to: addresses(mail.replyTo)[0]?.email ?? null,
@@ -154,5 +201,15 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     })),
     sizeBytes: raw.length,
     sha256,
-  };
+  });
+}
+
+/** Every string of the parsed message made storable (NUL and unpaired surrogates → U+FFFD); buffers untouched. */
+function storableStrings<T>(value: T): T {
+  if (typeof value === "string") return storableText(value) as T;
+  if (Array.isArray(value)) return value.map(storableStrings) as T;
+  if (value && typeof value === "object" && !Buffer.isBuffer(value) && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storableStrings(v)])) as T;
+  }
+  return value;
 }

@@ -2,6 +2,7 @@ import sanitize from "sanitize-html";
 import { Parser } from "htmlparser2";
 import { stripInvisible } from "./invisible-characters";
 import type { MessageSecurity } from "../../../db/schema";
+import { mailRejected } from "./mail-limits";
 
 export type HtmlFindings = Omit<MessageSecurity, "injection_signals" | "auth_failed"> & {
   /** Text that was hidden from a human reader (checked for injection too). */
@@ -10,7 +11,6 @@ export type HtmlFindings = Omit<MessageSecurity, "injection_signals" | "auth_fai
 
 const HIDDEN_STYLE =
   /(display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(\.0+)?\s*(;|$)|font-size\s*:\s*0+(\.0+)?\s*(px|pt|em|rem|%)?\s*(;|$)|(max-)?height\s*:\s*0+(px)?\s*(;|$)|color\s*:\s*transparent|left\s*:\s*-\d{3,}px|text-indent\s*:\s*-\d{3,}px|clip\s*:\s*rect\(\s*0)/i;
-const HIDDEN_MARK = "data-agentdraft-hidden";
 const REMOTE = /^\s*(https?:|\/\/|ftp:)/i;
 const SCRIPT_URL = /^\s*(javascript|vbscript|livescript|data:text\/html)/i;
 const FORM_TAGS = new Set(["form", "input", "button", "select", "textarea", "option"]);
@@ -19,12 +19,38 @@ const FRAME_TAGS = new Set(["iframe", "frame", "frameset", "object", "embed", "a
 const isHidden = (attribs: Record<string, string>) =>
   "hidden" in attribs || HIDDEN_STYLE.test(attribs.style ?? "") || /^\s*0\s*$/.test(attribs.width ?? "x") && /^\s*0\s*$/.test(attribs.height ?? "x");
 
-/** What the untrusted HTML tried to do, found by parsing it (not by regex over markup). */
-function inspect(html: string): Omit<HtmlFindings, "zero_width_removed" | "hidden_text" | "hidden_text_removed"> {
-  const found = { scripts_removed: false, styles_removed: false, remote_images_removed: 0, forms_removed: false, iframes_removed: false };
+/** Tag names no allowlist holds: an element renamed to one is dropped by sanitize-html's own linear path. */
+const DROP_WITH_CONTENT = "agentdraft-hidden";
+const DROP = "agentdraft-dropped";
+/** Beyond this nesting, tags are dropped (their text kept): nothing after us recurses deeper (turndown). */
+export const MAX_HTML_NESTING = 100;
+
+export type HtmlInspection = Omit<HtmlFindings, "zero_width_removed" | "hidden_text_removed" | "hidden_text"> & {
+  /** Elements in the document (a limit is applied to it before sanitising). */
+  elements: number;
+  hidden_text: string;
+  hidden_elements: number;
+};
+
+/**
+ * What the untrusted HTML tried to do, found by parsing it (not by regex over markup), in one
+ * linear pass: also the text of hidden elements (capped), which sanitising then drops whole.
+ */
+export function inspectHtml(html: string, limits: { maxElements?: number; maxDepth?: number } = {}, maxHiddenText = 64 * 1024): HtmlInspection {
+  const { maxElements = Infinity, maxDepth = Infinity } = limits;
+  let depth = 0;
+  const found = { scripts_removed: false, styles_removed: false, remote_images_removed: 0, forms_removed: false, iframes_removed: false, elements: 0, hidden_elements: 0 };
+  const hidden: string[] = [];
+  let hiddenLength = 0;
+  let hiddenDepth = 0; // > 0 while inside a hidden element (counted as sanitize-html counts)
+  let current = "";
   const parser = new Parser(
     {
       onopentag(name, attribs) {
+        // Limits first, and stop at once: parsers slow down on deep stacks, so a refused
+        // message costs no more than the limit.
+        if (++found.elements > maxElements) throw mailRejected("too_many_html_elements", `The HTML has more than ${maxElements} elements (MAIL_MAX_HTML_ELEMENTS).`, maxElements);
+        if (++depth > maxDepth) throw mailRejected("html_too_deep", `The HTML nests elements more than ${maxDepth} deep (MAIL_MAX_HTML_DEPTH).`, maxDepth);
         if (name === "script") found.scripts_removed = true;
         if (name === "style" || name === "link" || "style" in attribs) found.styles_removed = true;
         if (FORM_TAGS.has(name)) found.forms_removed = true;
@@ -35,13 +61,32 @@ function inspect(html: string): Omit<HtmlFindings, "zero_width_removed" | "hidde
         }
         const src = attribs.src ?? attribs.background ?? "";
         if ((name === "img" || name === "image" || name === "input" || attribs.background) && REMOTE.test(src)) found.remote_images_removed++;
+        if (hiddenDepth > 0) hiddenDepth++;
+        else if (isHidden(attribs)) {
+          hiddenDepth = 1;
+          current = "";
+        }
+      },
+      ontext(text) {
+        if (hiddenDepth > 0 && hiddenLength + current.length < maxHiddenText) current += text.slice(0, maxHiddenText);
+      },
+      onclosetag() {
+        depth--;
+        if (hiddenDepth === 0) return;
+        hiddenDepth--;
+        if (hiddenDepth === 0 && current.trim()) {
+          found.hidden_elements++;
+          const part = current.trim();
+          hidden.push(part);
+          hiddenLength += part.length;
+        }
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.write(html);
   parser.end();
-  return found;
+  return { ...found, hidden_text: hidden.join("\n").slice(0, maxHiddenText) };
 }
 
 const ALLOWED_TAGS = [
@@ -56,19 +101,21 @@ const ALLOWED_TAGS = [
  * and hidden text are removed (hidden elements with their content); zero-width and bidi
  * control characters are stripped. Nothing left can run script or load anything remote.
  */
-export function sanitizeEmailHtml(html: string): { html: string; findings: HtmlFindings } {
-  const inspected = inspect(html);
-  const hiddenParts: string[] = [];
+export function sanitizeEmailHtml(html: string, inspected: HtmlInspection = inspectHtml(html)): { html: string; findings: HtmlFindings } {
+  const { elements: _elements, hidden_elements: hiddenElements, hidden_text: hiddenRaw, ...flags } = inspected;
   const clean = sanitize(html, {
     allowedTags: ALLOWED_TAGS,
     disallowedTagsMode: "discard",
-    nonTextTags: ["script", "style", "textarea", "option", "noscript", "title", "head", "template", "iframe", "object", "embed", "svg", "math", "xmp", "noembed", "noframes", "plaintext", "select"],
+    // Hidden elements are renamed to DROP_WITH_CONTENT, which is "non-text": sanitize-html then
+    // skips their whole subtree as it goes. (Its exclusiveFilter, used before, re-copies the
+    // output for every element it drops: quadratic, seconds for a crafted message.)
+    nonTextTags: [DROP_WITH_CONTENT, "script", "style", "textarea", "option", "noscript", "title", "head", "template", "iframe", "object", "embed", "svg", "math", "xmp", "noembed", "noframes", "plaintext", "select"],
+    nestingLimit: MAX_HTML_NESTING,
     allowedAttributes: {
       a: ["href", "title"],
       img: ["src", "alt", "width", "height"],
       td: ["colspan", "rowspan"],
       th: ["colspan", "rowspan"],
-      "*": [HIDDEN_MARK],
     },
     allowedSchemes: ["http", "https", "mailto"],
     allowedSchemesByTag: { img: ["cid", "data"] },
@@ -76,31 +123,23 @@ export function sanitizeEmailHtml(html: string): { html: string; findings: HtmlF
     allowProtocolRelative: false,
     allowedStyles: {},
     transformTags: {
-      "*": (tagName, attribs) => (isHidden(attribs) ? { tagName, attribs: { ...attribs, [HIDDEN_MARK]: "1" } } : { tagName, attribs }),
-      // Links keep only absolute http(s)/mailto targets, judged after removing every
-      // whitespace and control character a browser's URL parser would skip.
-      a: (tagName, { href, ...attribs }) => {
+      "*": (tagName, attribs) => {
+        if (isHidden(attribs)) return { tagName: DROP_WITH_CONTENT, attribs: {} };
+        // Images that survive must be inline (cid:/data:image); anything else is dropped.
+        if (tagName === "img" && !/^(cid:|data:image\/)/i.test(attribs.src ?? "")) return { tagName: DROP, attribs: {} };
+        if (tagName !== "a") return { tagName, attribs };
+        // Links keep only absolute http(s)/mailto targets, judged after removing every
+        // whitespace and control character a browser's URL parser would skip.
+        const { href, ...rest } = attribs;
         const target = (href ?? "").replace(/[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/g, "");
-        const out: Record<string, string> = { ...attribs };
-        if (/^(https?:\/\/|mailto:)/i.test(target)) out.href = target;
-        if (isHidden(attribs)) out[HIDDEN_MARK] = "1";
-        return { tagName, attribs: out };
+        return { tagName, attribs: /^(https?:\/\/|mailto:)/i.test(target) ? { ...rest, href: target } : rest };
       },
-    },
-    exclusiveFilter: (frame) => {
-      if (frame.attribs[HIDDEN_MARK]) {
-        if (frame.text.trim()) hiddenParts.push(frame.text.trim());
-        return true;
-      }
-      // Images that survived must be inline (cid:/data:); anything else is dropped.
-      if (frame.tag === "img" && !/^(cid:|data:image\/)/i.test(frame.attribs.src ?? "")) return true;
-      return false;
     },
   });
   const stripped = stripInvisible(clean);
-  const hiddenText = stripInvisible(hiddenParts.join("\n")).text;
+  const hiddenText = stripInvisible(hiddenRaw).text;
   return {
-    html: stripped.text.replaceAll(` ${HIDDEN_MARK}="1"`, ""),
-    findings: { ...inspected, zero_width_removed: stripped.removed, hidden_text_removed: hiddenParts.length > 0, hidden_text: hiddenText },
+    html: stripped.text,
+    findings: { ...flags, zero_width_removed: stripped.removed, hidden_text_removed: hiddenElements > 0, hidden_text: hiddenText },
   };
 }

@@ -11,12 +11,12 @@ import { MESSAGE_DELIVERY_KIND } from "./deliver-outbound";
 import { emitEvent } from "../../events/emit-event";
 import { getInbox } from "../inboxes";
 import { findMessage } from "../read-mail";
-import { parseMessage } from "../inbound/parse-message";
+import { parseMessageOffThread } from "../inbound/parse-pool";
 import { messageEventPayload } from "../serialize";
 import { parsedColumns } from "../store-message";
 import { lockInbox, resolveThread } from "../threading";
 import { configuredTransport } from "../send-mail";
-import type { replyInput, sendMessageInput } from "../schemas";
+import { MAX_SEND_RECIPIENTS, type replyInput, type sendMessageInput } from "../schemas";
 import { checkCustomHeaders } from "./headers";
 import { composeOutbound, outboundMessageId, replyReferences, replySubject, type Draft } from "./compose";
 
@@ -57,6 +57,13 @@ export async function replyToMessage(actor: Actor, parentId: string, input: z.ou
   const to = unique(primary).filter((a) => a && a !== self);
   const cc = unique(others).filter((a) => a && a !== self && !to.includes(a));
   if (!to.length) throw new AppError("unprocessable_message", `Message ${parent.id} has no sender address to reply to.`);
+  // A reply fans out no wider than a new message may (sendMessageInput: 50 in To and Cc).
+  if (to.length + cc.length > MAX_SEND_RECIPIENTS) {
+    throw new AppError("unprocessable_message", `Replying to all would address ${to.length + cc.length} recipients, over ${MAX_SEND_RECIPIENTS}: reply without reply_all, or send a new message to the people who need it.`, {
+      reason: "too_many_recipients",
+      limit: MAX_SEND_RECIPIENTS,
+    });
+  }
   return queueOutbound(actor, inbox, {
     to,
     cc,
@@ -83,7 +90,7 @@ async function queueOutbound(actor: Actor, inbox: InboxRow, draft: Draft): Promi
   const raw = await composeOutbound(inbox, draft, outboundMessageId(id, inbox), at);
   const limit = env().MAIL_MAX_BYTES;
   if (raw.length > limit) throw new AppError("payload_too_large", `The message is ${raw.length} bytes composed, over the ${limit}-byte limit (MAIL_MAX_BYTES).`, { limit_bytes: limit });
-  const parsed = await parseMessage(raw);
+  const parsed = await parseMessageOffThread(raw);
   const status = configuredTransport() ? "queued" : "captured";
 
   return transaction(async (tx) => {

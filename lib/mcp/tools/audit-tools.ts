@@ -1,7 +1,7 @@
 import { listAudit } from "../../audit/list-audit";
 import { listAuditQuery } from "../../audit/schemas";
 import { serializeAuditEntry } from "../../audit/serialize";
-import { verifyChain } from "../../audit/verify-chain";
+import { verifyChainThrottled } from "../../audit/verify-throttled";
 import { assertActsAs } from "../../api/with-api-key";
 import { READ_ONLY, defineTool } from "../define-tool";
 
@@ -29,7 +29,7 @@ export const verifyAuditTool = defineTool({
   scope: "audit",
   input: {},
   annotations: READ_ONLY,
-  run: async ({ key }) => ({ object: "audit_verification", ...(await verifyChain(key.workspaceId)), verified_at: new Date().toISOString() }),
+  run: ({ key }) => verifyChainThrottled(key.workspaceId),
 });
 
 export const AUDIT_TOOLS = [queryAuditTool, verifyAuditTool];

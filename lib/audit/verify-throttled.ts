@@ -1,0 +1,30 @@
+import { AppError } from "../errors";
+import { env } from "../config/env";
+import { takeToken } from "../api/rate-limit";
+import { verifyChain, type ChainVerification } from "./verify-chain";
+
+const running = new Map<string, Promise<ChainVerification>>();
+
+/**
+ * Verifying recomputes a workspace's whole chain, so it is throttled per workspace (a token
+ * bucket of AUDIT_VERIFY_PER_MINUTE, across instances) and concurrent requests in one process
+ * share one run. Not cached: a verification after a tamper always sees it.
+ */
+export async function verifyChainThrottled(workspaceId: string): Promise<ChainVerification & { object: "audit_verification"; verified_at: string }> {
+  const perMinute = env().AUDIT_VERIFY_PER_MINUTE;
+  const token = await takeToken(`audit-verify:${workspaceId}`, { rate: perMinute / 60, burst: Math.max(1, Math.ceil(perMinute / 3)) });
+  if (!token.allowed) {
+    throw new AppError(
+      "rate_limited",
+      `The audit chain of this workspace may be verified ${perMinute} times a minute (AUDIT_VERIFY_PER_MINUTE). Retry in ${token.retryAfterSeconds} s.`,
+      { scope: "audit_verify" },
+      { "retry-after": String(token.retryAfterSeconds) },
+    );
+  }
+  let run = running.get(workspaceId);
+  if (!run) {
+    run = verifyChain(workspaceId).finally(() => running.delete(workspaceId));
+    running.set(workspaceId, run);
+  }
+  return { object: "audit_verification", ...(await run), verified_at: new Date().toISOString() };
+}
