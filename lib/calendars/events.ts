@@ -11,14 +11,17 @@ import { getCalendar } from "./calendars";
 import { serializeCalendarEvent } from "./serialize";
 import { queueExportRemoval } from "../google/export-event";
 
+/** A calendar's events; an agent-bound viewer sees only its own agent's (availability shows the others' busy time). */
 export async function listEvents(
-  workspaceId: string,
+  viewer: { workspaceId: string; agentId: string | null },
   calendarId: string,
   f: Pagination & { from?: string; to?: string; status?: "confirmed" | "cancelled" },
 ) {
+  const { workspaceId } = viewer;
   await getCalendar(workspaceId, calendarId);
   const q = await queryable();
   const where: (SQL | undefined)[] = [eq(calendarEvents.workspaceId, workspaceId), eq(calendarEvents.calendarId, calendarId)];
+  if (viewer.agentId) where.push(eq(calendarEvents.agentId, viewer.agentId));
   if (f.status) where.push(eq(calendarEvents.status, f.status));
   if (f.from) where.push(gt(calendarEvents.endTime, new Date(f.from)));
   if (f.to) where.push(lt(calendarEvents.startTime, new Date(f.to)));

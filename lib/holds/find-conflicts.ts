@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client";
 import { calendarEvents, externalBusyIntervals, holds, type HoldRow } from "../../db/schema";
 import { isLive, overlaps } from "./live";
+import type { Actor } from "../actor";
 
 export type Conflict =
   | { type: "event"; id: string; calendar_id: string; start_time: string; end_time: string }
@@ -72,11 +73,12 @@ export async function findConflicts(
   };
 }
 
-export const holdConflict = (h: HoldRow): Conflict => ({
+/** A live hold in the way; which agent holds it is told only to workspace-wide callers and to that agent itself. */
+export const holdConflict = (h: HoldRow, viewer: Actor): Conflict => ({
   type: "hold",
   id: h.id,
   calendar_ids: h.calendarIds,
-  agent_id: h.agentId,
+  agent_id: viewer.type === "key" && viewer.agentId && viewer.agentId !== h.agentId ? null : h.agentId,
   priority: h.priority,
   start_time: h.startTime.toISOString(),
   end_time: h.endTime.toISOString(),

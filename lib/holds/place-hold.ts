@@ -38,7 +38,7 @@ export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHold
           : external.length
             ? "The time overlaps busy time in a linked Google calendar."
             : `The time overlaps a live hold of priority ${Math.max(...winners.map((h) => h.priority))} (yours: ${input.priority}).`,
-        { conflicts: [...events, ...external, ...winners.map(holdConflict)] },
+        { conflicts: [...events, ...external, ...winners.map((h) => holdConflict(h, actor))] },
       );
     }
 
@@ -75,7 +75,7 @@ export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHold
       await emitEvent(tx, actor, {
         type: "hold.preempted",
         agentId: p.agentId,
-        data: { hold: serializeHold(p), preempted_by: { hold_id: id, priority: input.priority, agent_id: actor.agentId } },
+        data: { hold: serializeHold(p), preempted_by: { hold_id: id, priority: input.priority } },
       });
       audit.push({
         actor,
