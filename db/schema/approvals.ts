@@ -2,7 +2,6 @@ import { check, index, integer, jsonb, numeric, pgTable, text, timestamp, unique
 import { sql } from "drizzle-orm";
 import { createdAt, idColumn, workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
-import { members } from "./members";
 
 export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired", "cancelled"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -52,9 +51,8 @@ export const approvalDecisions = pgTable(
       .notNull()
       .references(() => approvals.id, { onDelete: "cascade" }),
     workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
-    memberId: text("member_id")
-      .notNull()
-      .references(() => members.id, { onDelete: "restrict" }),
+    /** Who decided. No foreign key: a decision is history and outlives the membership (removing a member keeps it). */
+    memberId: text("member_id").notNull(),
     decision: text("decision", { enum: ["approve", "deny"] }).notNull(),
     note: text("note"),
     createdAt: createdAt(),

@@ -6,7 +6,12 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { auditEntries, authAccounts, authenticators, invitations, members, sessions, users, type MemberRow } from "../../db/schema";
 import { newId } from "../ids";
-import { newWorkspace } from "../../test/helpers/fixtures";
+import { newKey, newWorkspace } from "../../test/helpers/fixtures";
+import { createApproval } from "../approvals/create-approval";
+import { decideApproval } from "../approvals/decide-approval";
+import { serializeApprovals } from "../approvals/serialize";
+import { approvals } from "../../db/schema";
+import { inArray } from "drizzle-orm";
 import { registerUser, acceptInvitation } from "./registration";
 import { isSetupOpen } from "./setup-status";
 import { createInvitation } from "../invitations/create-invitation";
@@ -234,6 +239,34 @@ describe("roles", () => {
   });
 });
 
+describe("removing an approver who voted", () => {
+  it("succeeds, keeps their decisions on resolved approvals, withdraws their votes on pending ones, ends their sessions", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const approver = await newMember(workspace.id, "approver");
+    const { row: key } = await newKey(workspace.id);
+    const keyActor = { type: "key" as const, workspaceId: workspace.id, keyId: key.id, agentId: null };
+    const resolved = await createApproval(keyActor, { summary: "Refund A-1", evidence: { order: "A-1" } });
+    const pending = await createApproval(keyActor, { summary: "Refund A-2", evidence: { order: "A-2" }, required_approvals: 2 });
+    const as = (m: MemberRow) => ({ type: "member" as const, workspaceId: workspace.id, memberId: m.id });
+    await decideApproval(as(approver), resolved.id, "approve", "fine");
+    await decideApproval(as(approver), pending.id, "approve", null);
+    const db = await getDb();
+    await db.insert(sessions).values({ sessionToken: `tok-${approver.id}`, userId: approver.userId!, expires: new Date(Date.now() + 60_000) });
+
+    await removeMember(owner, { member_id: approver.id });
+
+    expect(await db.select().from(members).where(eq(members.id, approver.id))).toEqual([]);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, approver.userId!))).toEqual([]);
+    const [after] = await getApprovals(workspace.id, [resolved.id, pending.id]);
+    expect(after.get(resolved.id)).toMatchObject({ status: "approved", decisions: [{ member_id: approver.id, decision: "approve", note: "fine" }] });
+    expect(after.get(pending.id)).toMatchObject({ status: "pending", approvals: 0, decisions: [] });
+    const removed = (await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "member.removed"))))[0]!;
+    expect(removed.summary).toMatchObject({ votes_withdrawn_from: [pending.id] });
+    expect((await verifyChain(workspace.id)).valid).toBe(true);
+  });
+});
+
 describe("passkeys and sessions", () => {
   const passkey = (userId: string, id: string) => ({
     credentialID: id,
@@ -290,3 +323,9 @@ describe("passkeys and sessions", () => {
     expect((await actions(workspace.id)).at(-1)).toBe("member:sessions.revoked");
   });
 });
+
+async function getApprovals(workspaceId: string, ids: string[]) {
+  const db = await getDb();
+  const rows = await db.select().from(approvals).where(and(eq(approvals.workspaceId, workspaceId), inArray(approvals.id, ids)));
+  return [new Map((await serializeApprovals(db, rows)).map((a) => [a.id, a]))] as const;
+}
