@@ -260,9 +260,10 @@ test("an agent asks for approval over the API; the owner approves in the browser
   const decided = await (await poll).json();
   expect(decided).toMatchObject({ status: "approved", decisions: [{ decision: "approve", note: "Capacity confirmed with the team" }] });
   const { compactVerify, createLocalJWKSet } = await import("jose");
-  const jwks = await (await request.get("/.well-known/jwks.json")).json();
+  const workspaceId = (await (await request.get("/api/v1/me", { headers: auth })).json()).workspace.id;
+  const jwks = await (await request.get(`/.well-known/jwks.json?workspace_id=${workspaceId}`)).json();
   const { payload } = await compactVerify(decided.receipt, createLocalJWKSet(jwks));
-  expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ approval_id: approval.id, status: "approved" });
+  expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ approval_id: approval.id, workspace_id: workspaceId, status: "approved", action_class: "deploy" });
 
   await page.getByRole("link", { name: "History" }).click();
   await expect(page.getByRole("row").filter({ hasText: "Scale the staging cluster" })).toContainText("approved");

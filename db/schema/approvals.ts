@@ -18,6 +18,9 @@ export const approvals = pgTable(
     evidence: jsonb("evidence").$type<unknown>().notNull(),
     summarySha256: text("summary_sha256").notNull(),
     evidenceSha256: text("evidence_sha256").notNull(),
+    /** What exactly will be done (SPEC §13), and the sha256 of its canonical JSON the receipt binds. */
+    action: jsonb("action").$type<Record<string, unknown>>(),
+    actionSha256: text("action_sha256"),
     actionClass: text("action_class"),
     amount: numeric("amount", { precision: 20, scale: 4 }),
     currency: text("currency"),

@@ -958,6 +958,12 @@ export interface components {
             agent_id: string | null;
             summary: string;
             evidence: unknown;
+            /** @description the action the agent will take, as asked */
+            action: {
+                [key: string]: unknown;
+            } | null;
+            /** @description sha256 of the action's canonical JSON (bound by the receipt) */
+            action_sha256: string | null;
             action_class: string | null;
             amount: number | null;
             currency: string | null;
@@ -980,7 +986,7 @@ export interface components {
                 /** Format: date-time */
                 decided_at: string;
             }[];
-            /** @description compact JWS (EdDSA) over the decision; verify against /.well-known/jwks.json */
+            /** @description compact JWS (EdDSA) over the decision and what was asked; verify against /.well-known/jwks.json?workspace_id=… and check its workspace_id */
             receipt: string | null;
             /** Format: date-time */
             created_at: string;
@@ -3833,6 +3839,10 @@ export interface operations {
                     summary: string;
                     /** @description what a human needs to decide, as JSON */
                     evidence: unknown;
+                    /** @description what exactly will be done, e.g. {type: "refund", order: 8812, amount: 120, currency: "EUR"}; the receipt binds its canonical JSON's sha256 */
+                    action?: {
+                        [key: string]: unknown;
+                    };
                     action_class?: string;
                     /** @description in the currency's major unit */
                     amount?: number;
