@@ -17,8 +17,8 @@ export const summaryHash = (summary: string) => sha256(summary);
 export const evidenceHash = (evidence: unknown) => sha256(canonicalJson(evidence));
 export const actionHash = (action: Record<string, unknown>) => sha256(canonicalJson(action));
 
-/** The workspace's current signing key, made on first use (Ed25519; private half sealed at rest). */
-async function signingKey(tx: Transaction, workspaceId: string): Promise<{ kid: string; privateJwk: JWK }> {
+/** The workspace's current signing key, made on first use (Ed25519; private half sealed at rest). Also signs audit checkpoints. */
+export async function signingKey(tx: Transaction, workspaceId: string): Promise<{ kid: string; privateJwk: JWK }> {
   const [current] = await tx
     .select()
     .from(signingKeys)

@@ -14,6 +14,9 @@ import type { CreateKeyInput } from "../api-keys/schemas";
 import { UsageError } from "./errors";
 import { loadtestCommand } from "./loadtest-command";
 import { smtpCommand } from "./smtp-command";
+import { sealAuditChain } from "../audit/seal-chain";
+import { listCheckpoints, serializeCheckpoint, signCheckpoint } from "../audit/checkpoints";
+import { verifyChain } from "../audit/verify-chain";
 
 export type Flags = Record<string, string | boolean | undefined>;
 /** What a command returns: JSON for --json, and the lines a person reads otherwise. */
@@ -122,6 +125,36 @@ export const COMMANDS: Record<string, Command> = {
       const id = required(flags, "id", COMMANDS["key revoke"]!.usage);
       const row = await revokeKey(operatorActor(await keyWorkspace(id)), id);
       return { json: serializeApiKey(row), human: [`Revoked API key ${row.id} at ${row.revokedAt?.toISOString()}.`] };
+    },
+  },
+  "audit checkpoints": {
+    usage: "agentdraft audit checkpoints --workspace WS_ID [--sign]",
+    summary: "Print the workspace's signed audit checkpoints, newest first, for a witness to keep (--sign: sign the current head first).",
+    flags: { workspace: "string", sign: "boolean" },
+    run: async (flags) => {
+      const ws = await getWorkspace(required(flags, "workspace", COMMANDS["audit checkpoints"]!.usage));
+      if (flags.sign) {
+        await sealAuditChain();
+        await signCheckpoint(ws.id);
+      }
+      const { items } = await listCheckpoints(ws.id, { limit: 100 });
+      const rows = items.map(serializeCheckpoint);
+      return {
+        json: rows,
+        human: rows.length ? rows.map((c) => `${c.signed_at}  seq ${c.seq}  ${c.hash}\n  ${c.jws}`) : ["No checkpoints yet (they are signed a few seconds after the first audit entries; --sign makes one now)."],
+      };
+    },
+  },
+  "audit verify": {
+    usage: "agentdraft audit verify --workspace WS_ID [--checkpoint JWS]",
+    summary: "Recompute the workspace's audit chain and check it against a signed checkpoint (a witness's, else the latest stored). Exits 1 when broken.",
+    flags: { workspace: "string", checkpoint: "string" },
+    run: async (flags) => {
+      const ws = await getWorkspace(required(flags, "workspace", COMMANDS["audit verify"]!.usage));
+      const result = await verifyChain(ws.id, { checkpoint: typeof flags.checkpoint === "string" ? flags.checkpoint.trim() : undefined });
+      if (!result.valid) throw new Error(`Audit chain of ${ws.id} is broken at ${result.first_broken!.seq}: ${result.first_broken!.reason} (${result.first_broken!.detail}).`);
+      const anchored = result.checkpoint ? `, anchored at checkpoint seq ${result.checkpoint.seq} (${result.checkpoint.source})` : ", no checkpoint yet";
+      return { json: result, human: [`Audit chain of ${ws.id} verifies: ${result.entries_checked} entries${anchored}.`] };
     },
   },
   loadtest: loadtestCommand,
