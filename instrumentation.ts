@@ -6,5 +6,7 @@ export async function register() {
     // The built-in job runner, unless Inngest runs the jobs (it returns at once during `next build`).
     const { startEmbeddedRunner } = await import("./lib/jobs/start-embedded-runner");
     startEmbeddedRunner();
+    const { announceSetupLink } = await import("./lib/auth/announce-setup");
+    void announceSetupLink();
   }
 }

@@ -3,6 +3,7 @@ import { pageWithAuthenticator, snap, switchToNewAuthenticator } from "./helpers
 import { startWebhookInbox } from "./ops-agent";
 import { createAgentDraftClient, unwrap } from "../sdk/src/index";
 import { startFakeGoogle } from "../test/fakes/google-calendar-server";
+import { E2E_SETUP_TOKEN } from "./setup-token";
 
 // One story, in order, on one fresh database: first run, sign out and in, keys used over
 // real HTTP, the audit trail, an invited member in a second browser, and role enforcement.
@@ -33,6 +34,17 @@ test("first run: a visitor creates the workspace and becomes its owner with a pa
   // Signed out, on a fresh install: sent to sign-in, which sends to first run.
   await expect(page).toHaveURL(/\/setup$/);
   await snap(page, "setup");
+  // A visitor who does not hold the setup token cannot become the owner.
+  await page.getByLabel("Setup token").fill("a-guess-from-the-internet");
+  await page.getByLabel("Workspace name").fill("Hijacked Ops");
+  await page.getByLabel("Your name").fill("Mallory");
+  await page.getByLabel("Email").fill("mallory@example.test");
+  await page.getByRole("button", { name: "Create workspace and passkey" }).click();
+  await expect(page.getByRole("alert")).toContainText("setup token is not right");
+  await expect(page).toHaveURL(/\/setup$/);
+
+  // The operator's link carries the token.
+  await page.goto(`/setup?token=${E2E_SETUP_TOKEN}`);
   await page.getByLabel("Workspace name").fill("Acme Ops");
   await page.getByLabel("Your name").fill("Ada Owner");
   await page.getByLabel("Email").fill("ada@example.test");

@@ -14,6 +14,8 @@ import { approvals } from "../../db/schema";
 import { inArray } from "drizzle-orm";
 import { registerUser, acceptInvitation } from "./registration";
 import { isSetupOpen } from "./setup-status";
+import { setupToken } from "./setup-token";
+import { runCli } from "../cli/main";
 import { createInvitation } from "../invitations/create-invitation";
 import { findInvitationByToken, listPendingInvitations } from "../invitations/find-invitation";
 import { revokeInvitation } from "../invitations/revoke-invitation";
@@ -55,9 +57,13 @@ async function actions(workspaceId: string) {
 describe("first run", () => {
   it("makes the first person the owner of a new workspace, in one audited transaction", async () => {
     expect(await isSetupOpen()).toBe(true);
-    const intent = { kind: "setup", workspaceName: "Acme Ops", name: "Ada", email: "Ada@Example.test" };
+    const intent = { kind: "setup", workspaceName: "Acme Ops", name: "Ada", email: "Ada@Example.test", setupToken: setupToken() };
     // The passkey must be registered for the email given in the form.
     await expect(registerUser(intent, "mallory@example.test")).rejects.toMatchObject({ code: "forbidden" });
+    // A visitor who does not hold the setup token (printed at start, or AGENTDRAFT_SETUP_TOKEN) cannot become the owner.
+    for (const wrong of [undefined, "", "guessed-token-000000", `${setupToken()}x`]) {
+      await expect(registerUser({ ...intent, setupToken: wrong }, "ada@example.test")).rejects.toMatchObject({ code: "forbidden" });
+    }
     expect(await isSetupOpen()).toBe(true);
 
     const user = await registerUser(intent, "ada@example.test");
@@ -71,7 +77,7 @@ describe("first run", () => {
   });
 
   it("is closed once someone has an account", async () => {
-    const intent = { kind: "setup", workspaceName: "Second", name: "Eve", email: "eve@example.test" };
+    const intent = { kind: "setup", workspaceName: "Second", name: "Eve", email: "eve@example.test", setupToken: setupToken() };
     await expect(registerUser(intent, "eve@example.test")).rejects.toThrow(/already set up/);
     const db = await getDb();
     expect(await db.select().from(users).where(eq(users.email, "eve@example.test"))).toEqual([]);
@@ -84,6 +90,29 @@ describe("first run", () => {
 });
 
 describe("invitations", () => {
+  it("the operator CLI invites a workspace's first owner with a one-time link", async () => {
+    const out: string[] = [];
+    const sink = { write: (s: string) => out.push(s) };
+    expect(await runCli(["workspace", "create", "--name", "Headless Co", "--json"], sink, sink)).toBe(0);
+    const workspaceId = JSON.parse(out.join("")).id as string;
+    out.length = 0;
+    const address = email();
+    const code = await runCli(["member", "invite", "--workspace", workspaceId, "--email", address, "--role", "owner", "--url", "https://agentdraft.example.com", "--json"], sink, sink);
+    expect(code).toBe(0);
+    const printed = JSON.parse(out.join(""));
+    expect(printed).toMatchObject({ role: "owner", email: address, link: expect.stringMatching(/^https:\/\/agentdraft\.example\.com\/invite\/[A-Za-z0-9_-]{40,}$/) });
+    const token = printed.link.split("/invite/")[1];
+    const user = await registerUser({ kind: "invitation", token, name: "Headless Owner" }, address);
+    const db = await getDb();
+    const [member] = await db.select().from(members).where(eq(members.userId, user.id));
+    expect(member).toMatchObject({ workspaceId, role: "owner" });
+    // Once.
+    await expect(registerUser({ kind: "invitation", token, name: "Again" }, email())).rejects.toBeTruthy();
+    expect(await actions(workspaceId)).toEqual(["operator:workspace.created", "operator:invitation.created", "member:invitation.accepted"]);
+    // The web app's admins cannot invite owners.
+    await expect(createInvitation(member!, { email: email(), role: "owner" as "admin" }, "http://localhost:3000", null)).rejects.toBeTruthy();
+  });
+
   it("mails a link (captured without a provider); accepting it creates the member with the invited role", async () => {
     const { workspace } = await newWorkspace("Invites Inc");
     const owner = await newMember(workspace.id, "owner");

@@ -14,6 +14,8 @@ import type { CreateKeyInput } from "../api-keys/schemas";
 import { UsageError } from "./errors";
 import { loadtestCommand } from "./loadtest-command";
 import { smtpCommand } from "./smtp-command";
+import { env } from "../config/env";
+import { inviteFromCli } from "../invitations/invite-from-cli";
 import { sealAuditChain } from "../audit/seal-chain";
 import { listCheckpoints, serializeCheckpoint, signCheckpoint } from "../audit/checkpoints";
 import { verifyChain } from "../audit/verify-chain";
@@ -125,6 +127,28 @@ export const COMMANDS: Record<string, Command> = {
       const id = required(flags, "id", COMMANDS["key revoke"]!.usage);
       const row = await revokeKey(operatorActor(await keyWorkspace(id)), id);
       return { json: serializeApiKey(row), human: [`Revoked API key ${row.id} at ${row.revokedAt?.toISOString()}.`] };
+    },
+  },
+  "member invite": {
+    usage: "agentdraft member invite --workspace WS_ID --email EMAIL --role owner|admin|approver|viewer [--url https://your-app]",
+    summary: "Invite someone (owner included) and print the one-time link to hand them; nothing is mailed.",
+    flags: { workspace: "string", email: "string", role: "string", url: "string" },
+    run: async (flags) => {
+      const usage = COMMANDS["member invite"]!.usage;
+      const role = required(flags, "role", usage);
+      if (!["owner", "admin", "approver", "viewer"].includes(role)) throw new UsageError(`--role must be owner, admin, approver or viewer. Usage: ${usage}`);
+      const base = typeof flags.url === "string" ? flags.url : (env().AUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`);
+      const { invitation, link } = await inviteFromCli(
+        { workspace_id: required(flags, "workspace", usage), email: required(flags, "email", usage), role: role as "owner" },
+        base,
+      );
+      return {
+        json: { id: invitation.id, object: "invitation", email: invitation.email, role: invitation.role, expires_at: invitation.expiresAt.toISOString(), link },
+        human: [
+          `Invited ${invitation.email} as ${invitation.role}. Hand them this link (it works once, until ${invitation.expiresAt.toISOString()}):`,
+          link,
+        ],
+      };
     },
   },
   "audit checkpoints": {
