@@ -24,6 +24,7 @@ import { removeMember } from "../members/remove-member";
 import { listMail } from "../mail/list-mail";
 import { addPasskey, removePasskey, signOutEverywhere, listPasskeys } from "../passkeys/passkeys";
 import { verifyChain } from "../audit/verify-chain";
+import { agentDraftAdapter } from "./adapter";
 import type { MemberRole } from "../members/roles";
 import { renameWorkspace } from "../workspaces/rename-workspace";
 import { getWorkspace } from "../workspaces/get-workspace";
@@ -318,10 +319,11 @@ describe("passkeys and sessions", () => {
       await addPasskey(passkey(userId, id));
     }
     expect(await listPasskeys(userId)).toHaveLength(2);
-    await removePasskey(userId, { credential_id: `cred-a-${m.id}` });
+    await db.insert(sessions).values({ sessionToken: `fresh-${m.id}`, userId, expires: new Date(Date.now() + 60_000) });
+    await removePasskey(userId, { credential_id: `cred-a-${m.id}` }, `fresh-${m.id}`);
     expect((await listPasskeys(userId)).map((p) => p.credentialID)).toEqual([`cred-b-${m.id}`]);
     expect(await db.select().from(authAccounts).where(eq(authAccounts.providerAccountId, `cred-a-${m.id}`))).toEqual([]);
-    await expect(removePasskey(userId, { credential_id: `cred-b-${m.id}` })).rejects.toThrow(/only passkey/);
+    await expect(removePasskey(userId, { credential_id: `cred-b-${m.id}` }, `fresh-${m.id}`)).rejects.toThrow(/only passkey/);
     expect(await db.select().from(authenticators).where(eq(authenticators.userId, userId))).toHaveLength(1);
     expect(await actions(workspace.id)).toEqual(["operator:workspace.created", "member:passkey.added", "member:passkey.added", "member:passkey.removed"]);
   });
@@ -332,7 +334,47 @@ describe("passkeys and sessions", () => {
     const b = await newMember(workspace.id, "viewer");
     await addPasskey(passkey(a.userId!, `cred-x-${a.id}`));
     await addPasskey(passkey(a.userId!, `cred-y-${a.id}`));
-    await expect(removePasskey(b.userId!, { credential_id: `cred-x-${a.id}` })).rejects.toMatchObject({ code: "not_found" });
+    const db = await getDb();
+    await db.insert(sessions).values({ sessionToken: `fresh-${b.id}`, userId: b.userId!, expires: new Date(Date.now() + 60_000) });
+    await expect(removePasskey(b.userId!, { credential_id: `cred-x-${a.id}` }, `fresh-${b.id}`)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("passkey changes need a passkey confirmation from the last minutes; removing one ends the other sessions", async () => {
+    const { workspace } = await newWorkspace();
+    const m = await newMember(workspace.id, "approver");
+    const userId = m.userId!;
+    const db = await getDb();
+    const later = new Date(Date.now() + 3_600_000);
+    const stale = new Date(Date.now() - 20 * 60_000);
+    await db.insert(sessions).values([
+      { sessionToken: `here-${m.id}`, userId, expires: later, authenticatedAt: stale },
+      { sessionToken: `laptop-${m.id}`, userId, expires: later, authenticatedAt: stale },
+      { sessionToken: `phone-${m.id}`, userId, expires: later },
+    ]);
+    let token: string | undefined = `here-${m.id}`;
+    const adapter = agentDraftAdapter(db, async () => undefined, async () => token);
+    const link = (id: string) => adapter.linkAccount!({ userId, type: "webauthn", provider: "passkey", providerAccountId: id } as never);
+
+    // The first passkey (registration) needs nothing more.
+    await link(`cred-1-${m.id}`);
+    await adapter.createAuthenticator!({ ...passkey(userId, `cred-1-${m.id}`), transports: "internal" } as never);
+    // A session signed in 20 minutes ago cannot add a second one, nor remove one...
+    await expect(link(`cred-2-${m.id}`)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(removePasskey(userId, { credential_id: `cred-1-${m.id}` }, token)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(removePasskey(userId, { credential_id: `cred-1-${m.id}` }, undefined)).rejects.toMatchObject({ code: "forbidden" });
+    // ...until it confirms with a passkey (a verified assertion while signed in).
+    await adapter.updateAuthenticatorCounter!(`cred-1-${m.id}`, 1);
+    await link(`cred-2-${m.id}`);
+    await adapter.createAuthenticator!({ ...passkey(userId, `cred-2-${m.id}`), transports: "internal" } as never);
+    expect(await listPasskeys(userId)).toHaveLength(2);
+    // Someone else's session cannot be refreshed with this user's passkey.
+    token = `laptop-${m.id}`;
+    await adapter.updateAuthenticatorCounter!(`cred-1-${m.id}`, 2);
+    token = `here-${m.id}`;
+
+    await removePasskey(userId, { credential_id: `cred-1-${m.id}` }, token);
+    const left = await db.select({ token: sessions.sessionToken }).from(sessions).where(eq(sessions.userId, userId));
+    expect(left.map((s) => s.token)).toEqual([`here-${m.id}`]);
   });
 
   it("signing out everywhere deletes every session of the user and only theirs", async () => {
