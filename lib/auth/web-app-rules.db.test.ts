@@ -2,7 +2,7 @@
 // One file on purpose: first run depends on no account existing yet in the database, and
 // the test files of a Postgres run share one database.
 import { describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { auditEntries, authAccounts, authenticators, invitations, members, sessions, users, type MemberRow } from "../../db/schema";
 import { newId } from "../ids";
@@ -25,6 +25,7 @@ import { listMail } from "../mail/list-mail";
 import { addPasskey, removePasskey, signOutEverywhere, listPasskeys } from "../passkeys/passkeys";
 import { verifyChain } from "../audit/verify-chain";
 import { agentDraftAdapter } from "./adapter";
+import { guardWebAuthnOptions } from "./webauthn-options-guard";
 import type { MemberRole } from "../members/roles";
 import { renameWorkspace } from "../workspaces/rename-workspace";
 import { getWorkspace } from "../workspaces/get-workspace";
@@ -91,6 +92,49 @@ describe("first run", () => {
 });
 
 describe("invitations", () => {
+  it("an invitation sent through a provider keeps no readable token: only the invitee's mailbox has the link", async () => {
+    const { workspace } = await newWorkspace("Sent Inc");
+    const owner = await newMember(workspace.id, "owner");
+    const delivered: string[] = [];
+    const transport = async (m: { text: string }) => {
+      delivered.push(m.text);
+      return { providerId: "re_test_1" };
+    };
+    const { mail } = await createInvitation(owner, { email: email(), role: "viewer" }, "http://localhost:3000", transport);
+    expect(mail.status).toBe("sent");
+    const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(delivered[0]!)![1]!;
+    expect(await findInvitationByToken(token)).not.toBeNull();
+    // What admins (and the database) can read: the mail, without the token.
+    const stored = (await listMail(workspace.id)).items.find((m) => m.id === mail.id)!;
+    expect(stored.text).not.toContain(token);
+    expect(stored.text).toContain("[redacted");
+    const db = await getDb();
+    const { rows } = await db.execute(sql`select * from outbound_mail where id = ${mail.id}`);
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it("the passkey-options endpoint does not tell whether an account exists for an email", async () => {
+    const { workspace } = await newWorkspace();
+    const existing = await newMember(workspace.id, "viewer");
+    const nobody = email();
+    const forwarded = async (query: string, cookie?: string) => {
+      const req = new Request(`http://localhost:3000/api/auth/webauthn-options/passkey?${query}`, { headers: cookie ? { cookie } : {} });
+      return new URL((await guardWebAuthnOptions(req)).url).search;
+    };
+    for (const address of [existing.email, nobody]) {
+      const q = encodeURIComponent(address);
+      // Auth.js never sees the email, so its answer cannot differ between the two.
+      expect(await forwarded(`action=authenticate&email=${q}`)).toBe("?action=authenticate");
+      expect(await forwarded(`email=${q}`)).toBe("");
+      expect(await forwarded(`action=register&email=${q}`)).toBe("?action=register");
+    }
+    // Registering for the address of a pending invitation the visitor holds keeps it.
+    const { token } = await invite(await newMember(workspace.id, "owner"), nobody);
+    const cookie = `agentdraft-registration=${Buffer.from(JSON.stringify({ kind: "invitation", token, name: "N" })).toString("base64url")}`;
+    expect(await forwarded(`action=register&email=${encodeURIComponent(nobody)}`, cookie)).toContain("email=");
+    expect(await forwarded(`action=register&email=${encodeURIComponent(existing.email)}`, cookie)).toBe("?action=register");
+  });
+
   it("the operator CLI invites a workspace's first owner with a one-time link", async () => {
     const out: string[] = [];
     const sink = { write: (s: string) => out.push(s) };
