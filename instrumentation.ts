@@ -9,5 +9,7 @@ export async function register() {
     if (jobRunnerMode() !== "embedded") return;
     const { startEmbeddedRunner } = await import("./lib/jobs/start-embedded-runner");
     startEmbeddedRunner();
+    const { announceSetupLink } = await import("./lib/auth/announce-setup");
+    void announceSetupLink();
   }
 }

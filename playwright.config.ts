@@ -3,10 +3,12 @@ import { mkdtempSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { E2E_SETUP_TOKEN } from "./e2e/setup-token";
 
 // The e2e suite runs the production build (`next start`) on a loopback port with a fresh
 // embedded database, in Debian's Chromium (`apt-get install chromium`; never `playwright install`).
 const PORT = Number(process.env.E2E_PORT ?? 3217);
+
 // The Google story's local fake Google (started by the test itself) listens on the next port.
 const GOOGLE = `http://127.0.0.1:${PORT + 1}`;
 // Set once in the main process; workers inherit it, so they agree on the directory.
@@ -40,6 +42,7 @@ export default defineConfig({
     env: {
       AGENTDRAFT_DATA_DIR: process.env.E2E_DATA_DIR,
       AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789abcdef",
+      AGENTDRAFT_SETUP_TOKEN: E2E_SETUP_TOKEN,
       AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
       INBOUND_SECRET: "e2e-inbound-secret-0123456789",
       // The scenario's agent receives its webhooks on loopback.

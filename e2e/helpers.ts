@@ -42,3 +42,11 @@ export async function snap(page: Page, name: string) {
   mkdirSync("e2e/artifacts", { recursive: true });
   await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
 }
+
+/** Copies the passkeys held by one page's authenticator into another's: the same passkey synced to a second device. */
+export async function copyPasskeys(from: Page, to: Page): Promise<void> {
+  const source = authenticators.get(from)!;
+  const target = authenticators.get(to)!;
+  const { credentials } = await source.send("WebAuthn.getCredentials", { authenticatorId: current.get(source)! });
+  for (const credential of credentials) await target.send("WebAuthn.addCredential", { authenticatorId: current.get(target)!, credential });
+}

@@ -1,8 +1,9 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { pageWithAuthenticator, snap, switchToNewAuthenticator } from "./helpers";
+import { copyPasskeys, pageWithAuthenticator, snap, switchToNewAuthenticator } from "./helpers";
 import { startWebhookInbox } from "./ops-agent";
 import { createAgentDraftClient, unwrap } from "../sdk/src/index";
 import { startFakeGoogle } from "../test/fakes/google-calendar-server";
+import { E2E_SETUP_TOKEN } from "./setup-token";
 
 // One story, in order, on one fresh database: first run, sign out and in, keys used over
 // real HTTP, the audit trail, an invited member in a second browser, and role enforcement.
@@ -33,6 +34,21 @@ test("first run: a visitor creates the workspace and becomes its owner with a pa
   // Signed out, on a fresh install: sent to sign-in, which sends to first run.
   await expect(page).toHaveURL(/\/setup$/);
   await snap(page, "setup");
+  // The app cannot be framed by another site (an approval clicked through a disguised frame).
+  const headers = (await page.request.get("/sign-in")).headers();
+  expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(headers["x-frame-options"]).toBe("DENY");
+  // A visitor who does not hold the setup token cannot become the owner.
+  await page.getByLabel("Setup token").fill("a-guess-from-the-internet");
+  await page.getByLabel("Workspace name").fill("Hijacked Ops");
+  await page.getByLabel("Your name").fill("Mallory");
+  await page.getByLabel("Email").fill("mallory@example.test");
+  await page.getByRole("button", { name: "Create workspace and passkey" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "setup token is not right" })).toBeVisible();
+  await expect(page).toHaveURL(/\/setup$/);
+
+  // The operator's link carries the token.
+  await page.goto(`/setup?token=${E2E_SETUP_TOKEN}`);
   await page.getByLabel("Workspace name").fill("Acme Ops");
   await page.getByLabel("Your name").fill("Ada Owner");
   await page.getByLabel("Email").fill("ada@example.test");
@@ -168,7 +184,7 @@ test("a member demoted to viewer is refused an admin action and admin-only pages
   await expect(inviteePage.getByRole("heading", { name: "Your role does not allow this page" })).toBeVisible();
 });
 
-test("passkeys: add one from another device, remove the old one, never the last, and sign out everywhere", async () => {
+test("passkeys: add one from another device, remove the old one (ending other sessions), never the last, and sign out everywhere", async ({ browser }) => {
   const page = inviteePage;
   await page.goto("/settings");
   await expect(page.getByText("your only passkey")).toBeVisible();
@@ -180,8 +196,24 @@ test("passkeys: add one from another device, remove the old one, never the last,
   await page.getByRole("button", { name: "Add a passkey" }).click();
   await expect(page.getByRole("button", { name: /Remove passkey 1/ })).toBeVisible();
   await snap(page, "settings");
+
+  // The new passkey syncs to a second browser, which signs in with it.
+  const second = await newContext(browser);
+  const secondPage = await pageWithAuthenticator(second);
+  await copyPasskeys(page, secondPage);
+  await secondPage.goto("/sign-in");
+  await secondPage.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(secondPage).toHaveURL(/\/overview$/);
+
+  // Removing a passkey (the session confirmed one minutes ago) signs every other session out.
   await page.getByRole("button", { name: /Remove passkey 1/ }).click();
   await expect(page.getByText("your only passkey")).toBeVisible();
+  await secondPage.goto("/overview");
+  await expect(secondPage).toHaveURL(/\/sign-in$/);
+  // Sync back: the passkey's signature counter moved on the second device.
+  await switchToNewAuthenticator(page);
+  await copyPasskeys(secondPage, page);
+  await second.close();
 
   await page.getByRole("button", { name: "Sign out everywhere" }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
@@ -260,9 +292,10 @@ test("an agent asks for approval over the API; the owner approves in the browser
   const decided = await (await poll).json();
   expect(decided).toMatchObject({ status: "approved", decisions: [{ decision: "approve", note: "Capacity confirmed with the team" }] });
   const { compactVerify, createLocalJWKSet } = await import("jose");
-  const jwks = await (await request.get("/.well-known/jwks.json")).json();
+  const workspaceId = (await (await request.get("/api/v1/me", { headers: auth })).json()).workspace.id;
+  const jwks = await (await request.get(`/.well-known/jwks.json?workspace_id=${workspaceId}`)).json();
   const { payload } = await compactVerify(decided.receipt, createLocalJWKSet(jwks));
-  expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ approval_id: approval.id, status: "approved" });
+  expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ approval_id: approval.id, workspace_id: workspaceId, status: "approved", action_class: "deploy" });
 
   await page.getByRole("link", { name: "History" }).click();
   await expect(page.getByRole("row").filter({ hasText: "Scale the staging cluster" })).toContainText("approved");
@@ -535,4 +568,27 @@ test("Google Calendar: an admin connects an account through OAuth and links a ca
   } finally {
     await google.close();
   }
+});
+
+test("an approver who voted is removed: their vote on a pending approval is withdrawn, their decisions stay in history, their session ends", async ({ request }) => {
+  const created = await request.post("/api/v1/approvals", { headers: agentAuth, data: { summary: "Rotate the signing keys", evidence: {}, required_approvals: 2 } });
+  const approval = await created.json();
+  await inviteePage.goto("/approvals");
+  const card = inviteePage.getByTestId("pending-approval").filter({ hasText: "Rotate the signing keys" });
+  await card.getByRole("button", { name: "Approve" }).click();
+  await expect(card).toContainText("1 of 2 approvals");
+
+  await ownerPage.goto("/members");
+  await ownerPage.getByRole("button", { name: "Remove grace@example.test" }).click();
+  await expect(ownerPage.getByTestId("member-grace@example.test")).toHaveCount(0);
+
+  // Her session is over, and her vote no longer counts.
+  await inviteePage.goto("/approvals");
+  await expect(inviteePage).toHaveURL(/\/sign-in$/);
+  expect(await (await request.get(`/api/v1/approvals/${approval.id}`, { headers: agentAuth })).json()).toMatchObject({ status: "pending", approvals: 0 });
+  // What she decided before stays in the history.
+  await ownerPage.goto("/approvals/history");
+  await expect(ownerPage.getByRole("row").filter({ hasText: "Pay invoice INV-204" })).toContainText("(removed member): approve");
+  await ownerPage.goto("/audit?action=member.removed");
+  await expect(ownerPage.getByRole("row").filter({ hasText: "member.removed" })).toHaveCount(1);
 });

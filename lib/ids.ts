@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   approvalDecision: "apd",
   approvalPolicy: "apol",
   signingKey: "sk",
+  auditCheckpoint: "ckpt",
   webhookEndpoint: "whe",
   webhookDelivery: "whd",
   user: "usr",

@@ -21,6 +21,11 @@ export function AddPasskey() {
   );
 }
 
+/** Proves a passkey again while signed in: passkey changes need a recent confirmation. */
+export function ConfirmWithPasskey() {
+  return <CeremonyButton label="Confirm with a passkey" ceremony={() => passkeyCeremony({ redirectTo: "/settings" })} destination={() => "/settings"} />;
+}
+
 /** A button that runs a passkey ceremony, then loads where it leads, or says what went wrong. */
 function CeremonyButton({
   label,

@@ -2,6 +2,7 @@
 
 import { ZodError } from "zod";
 import { isSetupOpen } from "@/lib/auth/setup-status";
+import { isSetupToken } from "@/lib/auth/setup-token";
 import { setupIntent } from "@/lib/auth/registration";
 import { saveRegistrationIntent } from "@/lib/auth/intent-cookie";
 import { formFields } from "@/lib/auth/member-action";
@@ -14,6 +15,9 @@ export async function beginSetup(form: FormData): Promise<{ ok: true; email: str
   try {
     if (!(await isSetupOpen())) return { ok: false, error: "This AgentDraft is already set up. Sign in, or ask an owner for an invitation." };
     const intent = setupIntent.parse({ ...formFields(form), kind: "setup" });
+    if (!isSetupToken(intent.setupToken)) {
+      return { ok: false, error: "The setup token is not right. It is printed when the server starts (npm run dev), or set as AGENTDRAFT_SETUP_TOKEN." };
+    }
     await saveRegistrationIntent(intent);
     return { ok: true, email: intent.email };
   } catch (err) {

@@ -129,7 +129,7 @@ BEGIN
     v_preempted := v_preempted || to_jsonb(r);
     v_preempted_ids := v_preempted_ids || r.id;
     v_emitted := agentdraft_emit(v_ws, 'hold.preempted', r.agent_id,
-      jsonb_build_object('hold', agentdraft_hold_json(r), 'preempted_by', jsonb_build_object('hold_id', p_id, 'priority', p_priority, 'agent_id', v_agent)), v_trace);
+      jsonb_build_object('hold', agentdraft_hold_json(r), 'preempted_by', jsonb_build_object('hold_id', p_id, 'priority', p_priority)), v_trace);
     v_deliveries := v_deliveries || (v_emitted->'deliveries');
     PERFORM agentdraft_audit(p_actor, r.agent_id, 'hold.preempted', 'hold', r.id,
       jsonb_build_object('preempted_by', p_id, 'preempting_priority', p_priority, 'priority', r.priority));

@@ -2,7 +2,6 @@ import { check, index, integer, jsonb, numeric, pgTable, text, timestamp, unique
 import { sql } from "drizzle-orm";
 import { createdAt, idColumn, workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
-import { members } from "./members";
 
 export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired", "cancelled"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -19,6 +18,9 @@ export const approvals = pgTable(
     evidence: jsonb("evidence").$type<unknown>().notNull(),
     summarySha256: text("summary_sha256").notNull(),
     evidenceSha256: text("evidence_sha256").notNull(),
+    /** What exactly will be done (SPEC §13), and the sha256 of its canonical JSON the receipt binds. */
+    action: jsonb("action").$type<Record<string, unknown>>(),
+    actionSha256: text("action_sha256"),
     actionClass: text("action_class"),
     amount: numeric("amount", { precision: 20, scale: 4 }),
     currency: text("currency"),
@@ -52,9 +54,8 @@ export const approvalDecisions = pgTable(
       .notNull()
       .references(() => approvals.id, { onDelete: "cascade" }),
     workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
-    memberId: text("member_id")
-      .notNull()
-      .references(() => members.id, { onDelete: "restrict" }),
+    /** Who decided. No foreign key: a decision is history and outlives the membership (removing a member keeps it). */
+    memberId: text("member_id").notNull(),
     decision: text("decision", { enum: ["approve", "deny"] }).notNull(),
     note: text("note"),
     createdAt: createdAt(),

@@ -4,6 +4,7 @@ export * from "./agents";
 export * from "./api-keys";
 export * from "./audit-entries";
 export * from "./audit-heads";
+export * from "./audit-checkpoints";
 export * from "./idempotency-keys";
 export * from "./rate-limit-buckets";
 export * from "./webhook-events";

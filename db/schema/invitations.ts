@@ -10,7 +10,8 @@ export const invitations = pgTable(
     id: idColumn(),
     workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
-    role: text("role", { enum: ["admin", "approver", "viewer"] }).notNull(),
+    /** `owner` only from the operator CLI (`agentdraft member invite --role owner`), never from the web app. */
+    role: text("role", { enum: ["owner", "admin", "approver", "viewer"] }).notNull(),
     tokenHash: text("token_hash").notNull(),
     invitedBy: text("invited_by").notNull(),
     createdAt: createdAt(),
@@ -22,7 +23,7 @@ export const invitations = pgTable(
   (t) => [
     uniqueIndex("invitations_token_hash_key").on(t.tokenHash),
     index("invitations_workspace_idx").on(t.workspaceId),
-    check("invitations_role_check", sql`${t.role} in ('admin', 'approver', 'viewer')`),
+    check("invitations_role_check", sql`${t.role} in ('owner', 'admin', 'approver', 'viewer')`),
   ],
 );
 

@@ -10,6 +10,8 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
+    /** When this session last proved a passkey (sign-in, or a confirmation since): passkey changes need it recent. */
+    authenticatedAt: timestamp("authenticated_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );

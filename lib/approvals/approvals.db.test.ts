@@ -42,17 +42,24 @@ describe("approvals", () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(decided.json).toMatchObject({ status: "approved", approvals: 1, decisions: [{ member_id: approver.member.id, decision: "approve", note: "ok, customer verified" }] });
 
-    const jwks = await api(`/.well-known/jwks.json`);
+    const jwks = await api(`/.well-known/jwks.json?workspace_id=${workspace.id}`);
     const { payload, protectedHeader } = await compactVerify(decided.json.receipt, createLocalJWKSet(jwks.json));
     expect(protectedHeader).toMatchObject({ alg: "EdDSA", typ: RECEIPT_TYPE });
     expect(JSON.parse(new TextDecoder().decode(payload))).toEqual({
       approval_id: created.json.id,
       workspace_id: workspace.id,
+      agent_id: agent.id,
       status: "approved",
       decided_by: [approver.member.id],
       decided_at: decided.json.decided_at,
+      required_approvals: 1,
+      action_class: "refund",
+      amount: 120,
+      currency: "EUR",
+      action_sha256: null,
       summary_sha256: summaryHash("Refund order A-1 (120 EUR)"),
       evidence_sha256: evidenceHash(evidence),
+      expires_at: created.json.expires_at,
     });
 
     const db = await getDb();

@@ -10,7 +10,7 @@ import { matchPolicy } from "./policies";
 import { APPROVAL_EXPIRY_KIND } from "./approvals";
 import { APPROVAL_NOTIFY_KIND } from "./notify-approvers";
 import { APPROVAL_ESCALATE_KIND } from "./escalation";
-import { evidenceHash, summaryHash } from "./receipts";
+import { actionHash, evidenceHash, summaryHash } from "./receipts";
 import type { CreateApprovalInput } from "./schemas";
 
 const DEFAULT_EXPIRY_SECONDS = 86400;
@@ -35,6 +35,8 @@ export async function createApproval(actor: Actor & { type: "key" }, input: Crea
         evidence: input.evidence,
         summarySha256: summaryHash(input.summary),
         evidenceSha256: evidenceHash(input.evidence),
+        action: input.action ?? null,
+        actionSha256: input.action ? actionHash(input.action) : null,
         actionClass: input.action_class ?? null,
         amount: input.amount === undefined ? null : String(input.amount),
         currency: input.currency ?? null,
@@ -55,7 +57,7 @@ export async function createApproval(actor: Actor & { type: "key" }, input: Crea
         actor,
         action: "approval.requested",
         resource: { type: "approval", id: row!.id },
-        summary: { summary_sha256: row!.summarySha256, evidence_sha256: row!.evidenceSha256, action_class: row!.actionClass, amount: input.amount ?? null, required_approvals: required, policy_id: policy?.id ?? null },
+        summary: { summary_sha256: row!.summarySha256, evidence_sha256: row!.evidenceSha256, action_sha256: row!.actionSha256, action_class: row!.actionClass, amount: input.amount ?? null, required_approvals: required, policy_id: policy?.id ?? null },
       },
     ]);
     const item = { id: row!.id, workspaceId: row!.workspaceId };

@@ -30,11 +30,18 @@ export async function resolveApproval(
   const receipt = await signReceipt(tx, {
     approval_id: approval.id,
     workspace_id: approval.workspaceId,
+    agent_id: approval.agentId,
     status,
     decided_by: decidedBy,
     decided_at: decidedAt.toISOString(),
+    required_approvals: approval.requiredApprovals,
+    action_class: approval.actionClass,
+    amount: approval.amount === null ? null : Number(approval.amount),
+    currency: approval.currency,
+    action_sha256: approval.actionSha256,
     summary_sha256: approval.summarySha256,
     evidence_sha256: approval.evidenceSha256,
+    expires_at: approval.expiresAt.toISOString(),
   });
   const [row] = await tx.update(approvals).set({ status, decidedAt, receipt }).where(eq(approvals.id, approval.id)).returning();
   await emitEvent(tx, actor, {

@@ -4,6 +4,7 @@ import { paginationQuery } from "../api/pagination";
 import { canonicalJson } from "../audit/canonical-json";
 
 export const MAX_EVIDENCE_BYTES = 32 * 1024;
+export const MAX_ACTION_BYTES = 8 * 1024;
 
 const amount = z.number().finite().min(0).max(1e15).describe("in the currency's major unit");
 const actionClass = z.string().trim().min(1).max(64).regex(/^[a-z0-9_.:-]+$/i, "letters, digits and . _ : -");
@@ -15,6 +16,11 @@ export const createApprovalInput = z.object({
     .refine((e) => e !== undefined, "evidence is required (any JSON)")
     .refine((e) => e === undefined || Buffer.byteLength(canonicalJson(e)) <= MAX_EVIDENCE_BYTES, `at most ${MAX_EVIDENCE_BYTES} bytes of JSON`)
     .describe("what a human needs to decide, as JSON"),
+  action: z
+    .record(z.string(), z.unknown())
+    .refine((a) => Buffer.byteLength(canonicalJson(a)) <= MAX_ACTION_BYTES, `at most ${MAX_ACTION_BYTES} bytes of JSON`)
+    .optional()
+    .describe("what exactly will be done, e.g. {type: \"refund\", order: 8812, amount: 120, currency: \"EUR\"}; the receipt binds its canonical JSON's sha256"),
   action_class: actionClass.optional(),
   amount: amount.optional(),
   currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, "an ISO 4217 code such as EUR").optional(),
@@ -51,6 +57,8 @@ export const approvalSchema = z
     agent_id: z.string().nullable(),
     summary: z.string(),
     evidence: z.unknown(),
+    action: z.record(z.string(), z.unknown()).nullable().describe("the action the agent will take, as asked"),
+    action_sha256: z.string().nullable().describe("sha256 of the action's canonical JSON (bound by the receipt)"),
     action_class: z.string().nullable(),
     amount: z.number().nullable(),
     currency: z.string().nullable(),
@@ -62,7 +70,10 @@ export const approvalSchema = z
     decided_at: z.iso.datetime().nullable(),
     escalated_at: z.iso.datetime().nullable().describe("when it was escalated to the workspace's escalation role (still pending past the delay)"),
     decisions: z.array(z.object({ member_id: z.string(), decision: z.enum(["approve", "deny"]), note: z.string().nullable(), decided_at: z.iso.datetime() })),
-    receipt: z.string().nullable().describe("compact JWS (EdDSA) over the decision; verify against /.well-known/jwks.json"),
+    receipt: z
+      .string()
+      .nullable()
+      .describe("compact JWS (EdDSA) over the decision and what was asked; verify against /.well-known/jwks.json?workspace_id=… and check its workspace_id"),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "Approval" });

@@ -17,6 +17,8 @@ export async function serializeApprovals(q: Queryable, rows: ApprovalRow[]) {
       agent_id: a.agentId,
       summary: a.summary,
       evidence: a.evidence,
+      action: a.action ?? null,
+      action_sha256: a.actionSha256,
       action_class: a.actionClass,
       amount: a.amount === null ? null : Number(a.amount),
       currency: a.currency,

@@ -1,6 +1,7 @@
 import { defineOperation } from "../api/operation";
 import { listOf } from "../api/common-schemas";
-import { auditEntrySchema, auditFilters, chainVerificationSchema, listAuditQuery } from "./schemas";
+import { paginationQuery } from "../api/pagination";
+import { auditCheckpointSchema, auditEntrySchema, auditFilters, chainVerificationSchema, listAuditQuery, verifyAuditQuery } from "./schemas";
 
 export const listAuditOp = defineOperation({
   method: "GET",
@@ -21,7 +22,21 @@ export const verifyAuditOp = defineOperation({
   summary: "Recompute the workspace's hash chain and name the first broken link",
   tag: "Audit",
   scope: "audit",
+  query: verifyAuditQuery,
+  description: "Checks the chain against a signed checkpoint too (the one given by a witness, else the latest stored), so a rewrite of the whole chain or a cut of its newest entries is caught.",
   responses: { 200: { description: "The verification result", schema: chainVerificationSchema } },
+});
+
+export const listCheckpointsOp = defineOperation({
+  method: "GET",
+  path: "/v1/audit/checkpoints",
+  operationId: "listAuditCheckpoints",
+  summary: "Signed checkpoints of the chain head, newest first, for a witness to keep outside AgentDraft",
+  description: "Workspace-wide keys only. Each is a compact JWS (EdDSA) over {workspace_id, seq, hash, signed_at}, made at most every 5 minutes while the trail grows.",
+  tag: "Audit",
+  scope: "audit",
+  query: paginationQuery,
+  responses: { 200: { description: "A page of checkpoints", schema: listOf(auditCheckpointSchema) } },
 });
 
 export const exportAuditOp = defineOperation({

@@ -49,10 +49,30 @@ export const chainVerificationSchema = z
       .object({
         seq: z.number().int(),
         id: z.string().nullable(),
-        reason: z.enum(["seq_gap", "prev_hash_mismatch", "hash_mismatch", "entries_missing", "head_mismatch"]),
+        reason: z.enum(["seq_gap", "prev_hash_mismatch", "hash_mismatch", "entries_missing", "head_mismatch", "checkpoint_invalid", "checkpoint_ahead", "checkpoint_mismatch"]),
         detail: z.string(),
       })
       .nullable(),
+    checkpoint: z
+      .object({ seq: z.number().int(), hash: z.string(), signed_at: z.iso.datetime(), source: z.enum(["database", "witness"]) })
+      .nullable()
+      .describe("the signed checkpoint the chain was checked against (a witness's when given, else the latest stored)"),
     verified_at: z.iso.datetime(),
   })
   .meta({ id: "AuditVerification" });
+
+export const verifyAuditQuery = z.object({
+  checkpoint: z.string().min(20).max(4000).optional().describe("a checkpoint's jws kept by a witness: verify against it instead of the latest stored one"),
+});
+
+export const auditCheckpointSchema = z
+  .object({
+    id: z.string().describe("ckpt_..."),
+    object: z.literal("audit_checkpoint"),
+    seq: z.number().int(),
+    hash: z.string(),
+    signed_at: z.iso.datetime(),
+    kid: z.string(),
+    jws: z.string().describe("compact JWS (EdDSA) over {workspace_id, seq, hash, signed_at}; verify against /.well-known/jwks.json?workspace_id="),
+  })
+  .meta({ id: "AuditCheckpoint" });

@@ -3,6 +3,7 @@ import { queryable, transaction } from "../../db/transaction";
 import { auditEntries, auditHeads, type AuditEntryRow } from "../../db/schema";
 import { entryHash, GENESIS_HASH } from "./chain";
 import { scheduleWork } from "../jobs/schedule";
+import { scheduleCheckpoints } from "./checkpoints";
 
 /** The work kind that seals the chain (lib/jobs/registry.ts): one item for the whole trail, debounced. */
 export const SEAL_KIND = "audit.seal";
@@ -26,6 +27,7 @@ export const unsealedSource = () =>
  */
 export async function sealAuditWork(): Promise<{ sealed: number; retryAt?: Date }> {
   const sealed = await sealAuditChain();
+  if (sealed > 0) await scheduleCheckpoints();
   const q = await queryable();
   const [left] = await q.select({ id: auditEntries.id }).from(auditEntries).where(isNull(auditEntries.hash)).limit(1);
   return left ? { sealed, retryAt: new Date(Date.now() + SEAL_DEBOUNCE_MS) } : { sealed };

@@ -10,7 +10,10 @@ const running = new Map<string, Promise<ChainVerification>>();
  * bucket of AUDIT_VERIFY_PER_MINUTE, across instances) and concurrent requests in one process
  * share one run. Not cached: a verification after a tamper always sees it.
  */
-export async function verifyChainThrottled(workspaceId: string): Promise<ChainVerification & { object: "audit_verification"; verified_at: string }> {
+export async function verifyChainThrottled(
+  workspaceId: string,
+  opts: { checkpoint?: string } = {},
+): Promise<ChainVerification & { object: "audit_verification"; verified_at: string }> {
   const perMinute = env().AUDIT_VERIFY_PER_MINUTE;
   const token = await takeToken(`audit-verify:${workspaceId}`, { rate: perMinute / 60, burst: Math.max(1, Math.ceil(perMinute / 3)) });
   if (!token.allowed) {
@@ -21,10 +24,12 @@ export async function verifyChainThrottled(workspaceId: string): Promise<ChainVe
       { "retry-after": String(token.retryAfterSeconds) },
     );
   }
-  let run = running.get(workspaceId);
+  // Shared only between requests asking the same question (the same witness checkpoint, or none).
+  const key = `${workspaceId}\0${opts.checkpoint ?? ""}`;
+  let run = running.get(key);
   if (!run) {
-    run = verifyChain(workspaceId).finally(() => running.delete(workspaceId));
-    running.set(workspaceId, run);
+    run = verifyChain(workspaceId, opts).finally(() => running.delete(key));
+    running.set(key, run);
   }
   return { object: "audit_verification", ...(await run), verified_at: new Date().toISOString() };
 }

@@ -5,6 +5,7 @@ import { env } from "../config/env";
 import { authSecret } from "../config/auth-secret";
 import { agentDraftAdapter } from "./adapter";
 import { readRegistrationIntent } from "./intent-cookie";
+import { currentSessionToken } from "./session-token";
 
 /**
  * Auth.js for the web app: passkeys only, database sessions. Configured lazily so that
@@ -13,7 +14,7 @@ import { readRegistrationIntent } from "./intent-cookie";
 export const { handlers, auth, signOut } = NextAuth(async () => {
   const e = env();
   return {
-    adapter: agentDraftAdapter(await getDb(), readRegistrationIntent),
+    adapter: agentDraftAdapter(await getDb(), readRegistrationIntent, currentSessionToken),
     providers: [Passkey({ relayingParty: { name: "AgentDraft" } })],
     experimental: { enableWebAuthn: true },
     secret: authSecret(e),

@@ -10,12 +10,19 @@ import { createWorkspace, createWorkspaceInput } from "../workspaces/create-work
 import { invitationState } from "../invitations/find-invitation";
 import { hashInvitationToken } from "../invitations/invitation-token";
 import { isSetupOpen } from "./setup-status";
+import { isSetupToken } from "./setup-token";
 
 const personName = z.string().trim().min(1, "enter your name").max(100);
 const email = z.email("enter an email address").trim().toLowerCase().max(254);
 
 /** First run: the visitor creates a workspace and becomes its owner. */
-export const setupIntent = z.object({ kind: z.literal("setup"), workspaceName: createWorkspaceInput.shape.name, name: personName, email });
+export const setupIntent = z.object({
+  kind: z.literal("setup"),
+  workspaceName: createWorkspaceInput.shape.name,
+  name: personName,
+  email,
+  setupToken: z.string().trim().min(1, "enter the setup token").max(200),
+});
 /** Accepting an invitation: the token from the link, and the name to show. */
 export const invitationIntent = z.object({ kind: z.literal("invitation"), token: z.string().min(10).max(200), name: personName });
 /**
@@ -41,6 +48,7 @@ export async function registerUser(rawIntent: unknown, registeringEmail: string)
   return transaction(async (tx) => {
     if (intent.kind === "setup") {
       if (intent.email !== address) throw refused("The passkey's email is not the one given in the setup form.");
+      if (!isSetupToken(intent.setupToken)) throw refused("The setup token is not right: it is printed by `npm run dev`, or set as AGENTDRAFT_SETUP_TOKEN.");
       // Serialises concurrent first runs: exactly one becomes the first owner.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('agentdraft:first-run'))`);
       if (!(await isSetupOpen())) throw refused("This AgentDraft is already set up: ask its owner for an invitation.");

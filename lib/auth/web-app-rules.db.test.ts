@@ -2,13 +2,20 @@
 // One file on purpose: first run depends on no account existing yet in the database, and
 // the test files of a Postgres run share one database.
 import { describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { auditEntries, authAccounts, authenticators, invitations, members, sessions, users, type MemberRow } from "../../db/schema";
 import { newId } from "../ids";
-import { newWorkspace } from "../../test/helpers/fixtures";
+import { newKey, newWorkspace } from "../../test/helpers/fixtures";
+import { createApproval } from "../approvals/create-approval";
+import { decideApproval } from "../approvals/decide-approval";
+import { serializeApprovals } from "../approvals/serialize";
+import { approvals } from "../../db/schema";
+import { inArray } from "drizzle-orm";
 import { registerUser, acceptInvitation } from "./registration";
 import { isSetupOpen } from "./setup-status";
+import { setupToken } from "./setup-token";
+import { runCli } from "../cli/main";
 import { createInvitation } from "../invitations/create-invitation";
 import { findInvitationByToken, listPendingInvitations } from "../invitations/find-invitation";
 import { revokeInvitation } from "../invitations/revoke-invitation";
@@ -17,6 +24,8 @@ import { removeMember } from "../members/remove-member";
 import { listMail } from "../mail/list-mail";
 import { addPasskey, removePasskey, signOutEverywhere, listPasskeys } from "../passkeys/passkeys";
 import { verifyChain } from "../audit/verify-chain";
+import { agentDraftAdapter } from "./adapter";
+import { guardWebAuthnOptions } from "./webauthn-options-guard";
 import type { MemberRole } from "../members/roles";
 import { renameWorkspace } from "../workspaces/rename-workspace";
 import { getWorkspace } from "../workspaces/get-workspace";
@@ -50,9 +59,13 @@ async function actions(workspaceId: string) {
 describe("first run", () => {
   it("makes the first person the owner of a new workspace, in one audited transaction", async () => {
     expect(await isSetupOpen()).toBe(true);
-    const intent = { kind: "setup", workspaceName: "Acme Ops", name: "Ada", email: "Ada@Example.test" };
+    const intent = { kind: "setup", workspaceName: "Acme Ops", name: "Ada", email: "Ada@Example.test", setupToken: setupToken() };
     // The passkey must be registered for the email given in the form.
     await expect(registerUser(intent, "mallory@example.test")).rejects.toMatchObject({ code: "forbidden" });
+    // A visitor who does not hold the setup token (printed at start, or AGENTDRAFT_SETUP_TOKEN) cannot become the owner.
+    for (const wrong of [undefined, "", "guessed-token-000000", `${setupToken()}x`]) {
+      await expect(registerUser({ ...intent, setupToken: wrong }, "ada@example.test")).rejects.toMatchObject({ code: "forbidden" });
+    }
     expect(await isSetupOpen()).toBe(true);
 
     const user = await registerUser(intent, "ada@example.test");
@@ -66,7 +79,7 @@ describe("first run", () => {
   });
 
   it("is closed once someone has an account", async () => {
-    const intent = { kind: "setup", workspaceName: "Second", name: "Eve", email: "eve@example.test" };
+    const intent = { kind: "setup", workspaceName: "Second", name: "Eve", email: "eve@example.test", setupToken: setupToken() };
     await expect(registerUser(intent, "eve@example.test")).rejects.toThrow(/already set up/);
     const db = await getDb();
     expect(await db.select().from(users).where(eq(users.email, "eve@example.test"))).toEqual([]);
@@ -79,6 +92,72 @@ describe("first run", () => {
 });
 
 describe("invitations", () => {
+  it("an invitation sent through a provider keeps no readable token: only the invitee's mailbox has the link", async () => {
+    const { workspace } = await newWorkspace("Sent Inc");
+    const owner = await newMember(workspace.id, "owner");
+    const delivered: string[] = [];
+    const transport = async (m: { text: string }) => {
+      delivered.push(m.text);
+      return { providerId: "re_test_1" };
+    };
+    const { mail } = await createInvitation(owner, { email: email(), role: "viewer" }, "http://localhost:3000", transport);
+    expect(mail.status).toBe("sent");
+    const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(delivered[0]!)![1]!;
+    expect(await findInvitationByToken(token)).not.toBeNull();
+    // What admins (and the database) can read: the mail, without the token.
+    const stored = (await listMail(workspace.id)).items.find((m) => m.id === mail.id)!;
+    expect(stored.text).not.toContain(token);
+    expect(stored.text).toContain("[redacted");
+    const db = await getDb();
+    const { rows } = await db.execute(sql`select * from outbound_mail where id = ${mail.id}`);
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it("the passkey-options endpoint does not tell whether an account exists for an email", async () => {
+    const { workspace } = await newWorkspace();
+    const existing = await newMember(workspace.id, "viewer");
+    const nobody = email();
+    const forwarded = async (query: string, cookie?: string) => {
+      const req = new Request(`http://localhost:3000/api/auth/webauthn-options/passkey?${query}`, { headers: cookie ? { cookie } : {} });
+      return new URL((await guardWebAuthnOptions(req)).url).search;
+    };
+    for (const address of [existing.email, nobody]) {
+      const q = encodeURIComponent(address);
+      // Auth.js never sees the email, so its answer cannot differ between the two.
+      expect(await forwarded(`action=authenticate&email=${q}`)).toBe("?action=authenticate");
+      expect(await forwarded(`email=${q}`)).toBe("");
+      expect(await forwarded(`action=register&email=${q}`)).toBe("?action=register");
+    }
+    // Registering for the address of a pending invitation the visitor holds keeps it.
+    const { token } = await invite(await newMember(workspace.id, "owner"), nobody);
+    const cookie = `agentdraft-registration=${Buffer.from(JSON.stringify({ kind: "invitation", token, name: "N" })).toString("base64url")}`;
+    expect(await forwarded(`action=register&email=${encodeURIComponent(nobody)}`, cookie)).toContain("email=");
+    expect(await forwarded(`action=register&email=${encodeURIComponent(existing.email)}`, cookie)).toBe("?action=register");
+  });
+
+  it("the operator CLI invites a workspace's first owner with a one-time link", async () => {
+    const out: string[] = [];
+    const sink = { write: (s: string) => out.push(s) };
+    expect(await runCli(["workspace", "create", "--name", "Headless Co", "--json"], sink, sink)).toBe(0);
+    const workspaceId = JSON.parse(out.join("")).id as string;
+    out.length = 0;
+    const address = email();
+    const code = await runCli(["member", "invite", "--workspace", workspaceId, "--email", address, "--role", "owner", "--url", "https://agentdraft.example.com", "--json"], sink, sink);
+    expect(code).toBe(0);
+    const printed = JSON.parse(out.join(""));
+    expect(printed).toMatchObject({ role: "owner", email: address, link: expect.stringMatching(/^https:\/\/agentdraft\.example\.com\/invite\/[A-Za-z0-9_-]{40,}$/) });
+    const token = printed.link.split("/invite/")[1];
+    const user = await registerUser({ kind: "invitation", token, name: "Headless Owner" }, address);
+    const db = await getDb();
+    const [member] = await db.select().from(members).where(eq(members.userId, user.id));
+    expect(member).toMatchObject({ workspaceId, role: "owner" });
+    // Once.
+    await expect(registerUser({ kind: "invitation", token, name: "Again" }, email())).rejects.toBeTruthy();
+    expect(await actions(workspaceId)).toEqual(["operator:workspace.created", "operator:invitation.created", "member:invitation.accepted"]);
+    // The web app's admins cannot invite owners.
+    await expect(createInvitation(member!, { email: email(), role: "owner" as "admin" }, "http://localhost:3000", null)).rejects.toBeTruthy();
+  });
+
   it("mails a link (captured without a provider); accepting it creates the member with the invited role", async () => {
     const { workspace } = await newWorkspace("Invites Inc");
     const owner = await newMember(workspace.id, "owner");
@@ -234,6 +313,34 @@ describe("roles", () => {
   });
 });
 
+describe("removing an approver who voted", () => {
+  it("succeeds, keeps their decisions on resolved approvals, withdraws their votes on pending ones, ends their sessions", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const approver = await newMember(workspace.id, "approver");
+    const { row: key } = await newKey(workspace.id);
+    const keyActor = { type: "key" as const, workspaceId: workspace.id, keyId: key.id, agentId: null };
+    const resolved = await createApproval(keyActor, { summary: "Refund A-1", evidence: { order: "A-1" } });
+    const pending = await createApproval(keyActor, { summary: "Refund A-2", evidence: { order: "A-2" }, required_approvals: 2 });
+    const as = (m: MemberRow) => ({ type: "member" as const, workspaceId: workspace.id, memberId: m.id });
+    await decideApproval(as(approver), resolved.id, "approve", "fine");
+    await decideApproval(as(approver), pending.id, "approve", null);
+    const db = await getDb();
+    await db.insert(sessions).values({ sessionToken: `tok-${approver.id}`, userId: approver.userId!, expires: new Date(Date.now() + 60_000) });
+
+    await removeMember(owner, { member_id: approver.id });
+
+    expect(await db.select().from(members).where(eq(members.id, approver.id))).toEqual([]);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, approver.userId!))).toEqual([]);
+    const [after] = await getApprovals(workspace.id, [resolved.id, pending.id]);
+    expect(after.get(resolved.id)).toMatchObject({ status: "approved", decisions: [{ member_id: approver.id, decision: "approve", note: "fine" }] });
+    expect(after.get(pending.id)).toMatchObject({ status: "pending", approvals: 0, decisions: [] });
+    const removed = (await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "member.removed"))))[0]!;
+    expect(removed.summary).toMatchObject({ votes_withdrawn_from: [pending.id] });
+    expect((await verifyChain(workspace.id)).valid).toBe(true);
+  });
+});
+
 describe("passkeys and sessions", () => {
   const passkey = (userId: string, id: string) => ({
     credentialID: id,
@@ -256,10 +363,11 @@ describe("passkeys and sessions", () => {
       await addPasskey(passkey(userId, id));
     }
     expect(await listPasskeys(userId)).toHaveLength(2);
-    await removePasskey(userId, { credential_id: `cred-a-${m.id}` });
+    await db.insert(sessions).values({ sessionToken: `fresh-${m.id}`, userId, expires: new Date(Date.now() + 60_000) });
+    await removePasskey(userId, { credential_id: `cred-a-${m.id}` }, `fresh-${m.id}`);
     expect((await listPasskeys(userId)).map((p) => p.credentialID)).toEqual([`cred-b-${m.id}`]);
     expect(await db.select().from(authAccounts).where(eq(authAccounts.providerAccountId, `cred-a-${m.id}`))).toEqual([]);
-    await expect(removePasskey(userId, { credential_id: `cred-b-${m.id}` })).rejects.toThrow(/only passkey/);
+    await expect(removePasskey(userId, { credential_id: `cred-b-${m.id}` }, `fresh-${m.id}`)).rejects.toThrow(/only passkey/);
     expect(await db.select().from(authenticators).where(eq(authenticators.userId, userId))).toHaveLength(1);
     expect(await actions(workspace.id)).toEqual(["operator:workspace.created", "member:passkey.added", "member:passkey.added", "member:passkey.removed"]);
   });
@@ -270,7 +378,47 @@ describe("passkeys and sessions", () => {
     const b = await newMember(workspace.id, "viewer");
     await addPasskey(passkey(a.userId!, `cred-x-${a.id}`));
     await addPasskey(passkey(a.userId!, `cred-y-${a.id}`));
-    await expect(removePasskey(b.userId!, { credential_id: `cred-x-${a.id}` })).rejects.toMatchObject({ code: "not_found" });
+    const db = await getDb();
+    await db.insert(sessions).values({ sessionToken: `fresh-${b.id}`, userId: b.userId!, expires: new Date(Date.now() + 60_000) });
+    await expect(removePasskey(b.userId!, { credential_id: `cred-x-${a.id}` }, `fresh-${b.id}`)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("passkey changes need a passkey confirmation from the last minutes; removing one ends the other sessions", async () => {
+    const { workspace } = await newWorkspace();
+    const m = await newMember(workspace.id, "approver");
+    const userId = m.userId!;
+    const db = await getDb();
+    const later = new Date(Date.now() + 3_600_000);
+    const stale = new Date(Date.now() - 20 * 60_000);
+    await db.insert(sessions).values([
+      { sessionToken: `here-${m.id}`, userId, expires: later, authenticatedAt: stale },
+      { sessionToken: `laptop-${m.id}`, userId, expires: later, authenticatedAt: stale },
+      { sessionToken: `phone-${m.id}`, userId, expires: later },
+    ]);
+    let token: string | undefined = `here-${m.id}`;
+    const adapter = agentDraftAdapter(db, async () => undefined, async () => token);
+    const link = (id: string) => adapter.linkAccount!({ userId, type: "webauthn", provider: "passkey", providerAccountId: id } as never);
+
+    // The first passkey (registration) needs nothing more.
+    await link(`cred-1-${m.id}`);
+    await adapter.createAuthenticator!({ ...passkey(userId, `cred-1-${m.id}`), transports: "internal" } as never);
+    // A session signed in 20 minutes ago cannot add a second one, nor remove one...
+    await expect(link(`cred-2-${m.id}`)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(removePasskey(userId, { credential_id: `cred-1-${m.id}` }, token)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(removePasskey(userId, { credential_id: `cred-1-${m.id}` }, undefined)).rejects.toMatchObject({ code: "forbidden" });
+    // ...until it confirms with a passkey (a verified assertion while signed in).
+    await adapter.updateAuthenticatorCounter!(`cred-1-${m.id}`, 1);
+    await link(`cred-2-${m.id}`);
+    await adapter.createAuthenticator!({ ...passkey(userId, `cred-2-${m.id}`), transports: "internal" } as never);
+    expect(await listPasskeys(userId)).toHaveLength(2);
+    // Someone else's session cannot be refreshed with this user's passkey.
+    token = `laptop-${m.id}`;
+    await adapter.updateAuthenticatorCounter!(`cred-1-${m.id}`, 2);
+    token = `here-${m.id}`;
+
+    await removePasskey(userId, { credential_id: `cred-1-${m.id}` }, token);
+    const left = await db.select({ token: sessions.sessionToken }).from(sessions).where(eq(sessions.userId, userId));
+    expect(left.map((s) => s.token)).toEqual([`here-${m.id}`]);
   });
 
   it("signing out everywhere deletes every session of the user and only theirs", async () => {
@@ -290,3 +438,9 @@ describe("passkeys and sessions", () => {
     expect((await actions(workspace.id)).at(-1)).toBe("member:sessions.revoked");
   });
 });
+
+async function getApprovals(workspaceId: string, ids: string[]) {
+  const db = await getDb();
+  const rows = await db.select().from(approvals).where(and(eq(approvals.workspaceId, workspaceId), inArray(approvals.id, ids)));
+  return [new Map((await serializeApprovals(db, rows)).map((a) => [a.id, a]))] as const;
+}

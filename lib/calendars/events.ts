@@ -2,7 +2,7 @@ import { and, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
 import { rowFromJson } from "../../db/row-json";
 import { calendarEvents, type CalendarEventRow } from "../../db/schema";
-import { AppError, notFound } from "../errors";
+import { notFound } from "../errors";
 import type { Actor } from "../actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox";
 import { scheduleWork } from "../jobs/schedule";
@@ -10,14 +10,17 @@ import { EXPORT_KIND } from "../google/work-sources";
 import { page, type Pagination } from "../api/pagination";
 import { getCalendar } from "./calendars";
 
+/** A calendar's events; an agent-bound viewer sees only its own agent's (availability shows the others' busy time). */
 export async function listEvents(
-  workspaceId: string,
+  viewer: { workspaceId: string; agentId: string | null },
   calendarId: string,
   f: Pagination & { from?: string; to?: string; status?: "confirmed" | "cancelled" },
 ) {
+  const { workspaceId } = viewer;
   await getCalendar(workspaceId, calendarId);
   const q = await queryable();
   const where: (SQL | undefined)[] = [eq(calendarEvents.workspaceId, workspaceId), eq(calendarEvents.calendarId, calendarId)];
+  if (viewer.agentId) where.push(eq(calendarEvents.agentId, viewer.agentId));
   if (f.status) where.push(eq(calendarEvents.status, f.status));
   if (f.from) where.push(gt(calendarEvents.endTime, new Date(f.from)));
   if (f.to) where.push(lt(calendarEvents.startTime, new Date(f.to)));
@@ -28,7 +31,7 @@ export async function listEvents(
 
 /**
  * Cancels a committed event, freeing its time, in one statement (agentdraft_cancel_event):
- * only its agent or a workspace-wide key; under its calendar's lock; its Google copy queued for
+ * only its agent or a workspace-wide key (another agent's event is not found); under its calendar's lock; its Google copy queued for
  * removal, event.cancelled and the audit entry written with it. Cancelling twice returns it unchanged.
  */
 export async function cancelEvent(actor: Actor, eventId: string): Promise<CalendarEventRow> {
@@ -39,7 +42,7 @@ export async function cancelEvent(actor: Actor, eventId: string): Promise<Calend
   const { rows } = await q.execute<{ out: Cancelled | string }>(sql`select agentdraft_cancel_event(${JSON.stringify(actorJson(actor))}::jsonb, ${eventId}) as out`);
   const out: Cancelled = typeof rows[0]!.out === "string" ? JSON.parse(rows[0]!.out) : rows[0]!.out;
   if ("error" in out) {
-    if (out.error.code === "forbidden") throw new AppError("forbidden", "Only the event's own agent, or a workspace-wide key, may cancel it.");
+    // Another agent's event, to an agent-bound key, is not found: a 403 would confirm it exists.
     throw notFound("event", eventId);
   }
   if (out.changed) {

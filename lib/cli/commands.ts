@@ -14,6 +14,11 @@ import type { CreateKeyInput } from "../api-keys/schemas";
 import { UsageError } from "./errors";
 import { loadtestCommand } from "./loadtest-command";
 import { smtpCommand } from "./smtp-command";
+import { env } from "../config/env";
+import { inviteFromCli } from "../invitations/invite-from-cli";
+import { sealAuditChain } from "../audit/seal-chain";
+import { listCheckpoints, serializeCheckpoint, signCheckpoint } from "../audit/checkpoints";
+import { verifyChain } from "../audit/verify-chain";
 
 export type Flags = Record<string, string | boolean | undefined>;
 /** What a command returns: JSON for --json, and the lines a person reads otherwise. */
@@ -122,6 +127,58 @@ export const COMMANDS: Record<string, Command> = {
       const id = required(flags, "id", COMMANDS["key revoke"]!.usage);
       const row = await revokeKey(operatorActor(await keyWorkspace(id)), id);
       return { json: serializeApiKey(row), human: [`Revoked API key ${row.id} at ${row.revokedAt?.toISOString()}.`] };
+    },
+  },
+  "member invite": {
+    usage: "agentdraft member invite --workspace WS_ID --email EMAIL --role owner|admin|approver|viewer [--url https://your-app]",
+    summary: "Invite someone (owner included) and print the one-time link to hand them; nothing is mailed.",
+    flags: { workspace: "string", email: "string", role: "string", url: "string" },
+    run: async (flags) => {
+      const usage = COMMANDS["member invite"]!.usage;
+      const role = required(flags, "role", usage);
+      if (!["owner", "admin", "approver", "viewer"].includes(role)) throw new UsageError(`--role must be owner, admin, approver or viewer. Usage: ${usage}`);
+      const base = typeof flags.url === "string" ? flags.url : (env().AUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`);
+      const { invitation, link } = await inviteFromCli(
+        { workspace_id: required(flags, "workspace", usage), email: required(flags, "email", usage), role: role as "owner" },
+        base,
+      );
+      return {
+        json: { id: invitation.id, object: "invitation", email: invitation.email, role: invitation.role, expires_at: invitation.expiresAt.toISOString(), link },
+        human: [
+          `Invited ${invitation.email} as ${invitation.role}. Hand them this link (it works once, until ${invitation.expiresAt.toISOString()}):`,
+          link,
+        ],
+      };
+    },
+  },
+  "audit checkpoints": {
+    usage: "agentdraft audit checkpoints --workspace WS_ID [--sign]",
+    summary: "Print the workspace's signed audit checkpoints, newest first, for a witness to keep (--sign: sign the current head first).",
+    flags: { workspace: "string", sign: "boolean" },
+    run: async (flags) => {
+      const ws = await getWorkspace(required(flags, "workspace", COMMANDS["audit checkpoints"]!.usage));
+      if (flags.sign) {
+        await sealAuditChain();
+        await signCheckpoint(ws.id);
+      }
+      const { items } = await listCheckpoints(ws.id, { limit: 100 });
+      const rows = items.map(serializeCheckpoint);
+      return {
+        json: rows,
+        human: rows.length ? rows.map((c) => `${c.signed_at}  seq ${c.seq}  ${c.hash}\n  ${c.jws}`) : ["No checkpoints yet (they are signed a few seconds after the first audit entries; --sign makes one now)."],
+      };
+    },
+  },
+  "audit verify": {
+    usage: "agentdraft audit verify --workspace WS_ID [--checkpoint JWS]",
+    summary: "Recompute the workspace's audit chain and check it against a signed checkpoint (a witness's, else the latest stored). Exits 1 when broken.",
+    flags: { workspace: "string", checkpoint: "string" },
+    run: async (flags) => {
+      const ws = await getWorkspace(required(flags, "workspace", COMMANDS["audit verify"]!.usage));
+      const result = await verifyChain(ws.id, { checkpoint: typeof flags.checkpoint === "string" ? flags.checkpoint.trim() : undefined });
+      if (!result.valid) throw new Error(`Audit chain of ${ws.id} is broken at ${result.first_broken!.seq}: ${result.first_broken!.reason} (${result.first_broken!.detail}).`);
+      const anchored = result.checkpoint ? `, anchored at checkpoint seq ${result.checkpoint.seq} (${result.checkpoint.source})` : ", no checkpoint yet";
+      return { json: result, human: [`Audit chain of ${ws.id} verifies: ${result.entries_checked} entries${anchored}.`] };
     },
   },
   loadtest: loadtestCommand,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resetEnvCache } from "./env";
 import { checkStartup } from "./check-startup";
 
-const VARS = ["WEBHOOK_ALLOWED_HOSTS", "JOB_RUNNER", "INNGEST_SIGNING_KEY", "NODE_ENV", "DATABASE_URL", "AGENTDRAFT_ENCRYPTION_KEYS", "AUTH_SECRET"] as const;
+const VARS = ["WEBHOOK_ALLOWED_HOSTS", "JOB_RUNNER", "INNGEST_SIGNING_KEY", "INNGEST_DEV", "NODE_ENV", "DATABASE_URL", "AGENTDRAFT_ENCRYPTION_KEYS", "AUTH_SECRET"] as const;
 const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
 
 function withEnv(vars: Partial<Record<(typeof VARS)[number], string>>) {
@@ -35,6 +35,14 @@ describe("start-up checks for webhooks and background jobs", () => {
     withEnv({ ...prod, AGENTDRAFT_ENCRYPTION_KEYS: keys, JOB_RUNNER: "inngest", INNGEST_SIGNING_KEY: "signkey-prod-abc" });
     expect(await checkStartup()).toBeNull();
     withEnv({ WEBHOOK_ALLOWED_HOSTS: "localhost, 127.0.0.1/32" });
+    expect(await checkStartup()).toBeNull();
+  });
+
+  it("refuses INNGEST_DEV in production (it serves /api/inngest unsigned), allows it in development", async () => {
+    const prod = { NODE_ENV: "production", AUTH_SECRET: "a-production-secret-of-32-characters!!", AGENTDRAFT_ENCRYPTION_KEYS: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" } as const;
+    withEnv({ ...prod, INNGEST_DEV: "1", JOB_RUNNER: "inngest", INNGEST_SIGNING_KEY: "signkey-prod-abc" });
+    expect(await checkStartup()).toMatch(/INNGEST_DEV is set in production/);
+    withEnv({ INNGEST_DEV: "1" });
     expect(await checkStartup()).toBeNull();
   });
 });

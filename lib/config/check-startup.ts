@@ -16,6 +16,9 @@ function checkJobsAndWebhooks(): string | null {
   } catch (err) {
     return (err as Error).message;
   }
+  if (e.NODE_ENV === "production" && e.INNGEST_DEV) {
+    return "INNGEST_DEV is set in production: it would serve /api/inngest without verifying Inngest's signatures. Unset it and set INNGEST_SIGNING_KEY.";
+  }
   if (e.NODE_ENV === "production" && jobRunnerMode() === "inngest" && !e.INNGEST_SIGNING_KEY) {
     return "Background jobs are set to run on Inngest, but INNGEST_SIGNING_KEY is not set: Inngest's calls could not be verified.";
   }

@@ -69,6 +69,11 @@ const envSchema = z.object({
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
   /** The embedded engine: with nothing due, how long before it asks the database again (work from other processes). Default: 2 s on a Postgres server, 60 s on PGlite (one process). */
   JOB_IDLE_POLL_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  /**
+   * The secret a visitor must give to run first-run setup (become the first owner). Required in
+   * production for /setup to open; in development one is kept in the data dir and printed at start.
+   */
+  AGENTDRAFT_SETUP_TOKEN: z.string().trim().min(16, "use at least 16 characters (openssl rand -base64 24)").optional(),
   /** Signs and encrypts the web app's auth cookies. Required in production (see auth-secret.ts). */
   AUTH_SECRET: z.string().trim().min(32, "use at least 32 characters (openssl rand -base64 32)").optional(),
   /** The web app's public URL, when the Host header cannot be trusted to say it. */

@@ -6,14 +6,16 @@ export const EXPORT_HOLD_PROPERTY = "agentdraft_hold_id";
 
 /**
  * The busy time a Google event stands for, or null when it makes nobody busy: cancelled,
- * marked "free" (transparent), declined by the calendar's owner, or exported by AgentDraft
- * itself (that time is already a committed event here). All-day events are busy from midnight
+ * marked "free" (transparent), declined by the calendar's owner, or exported by this link
+ * itself (that time is already a committed event here). `ownExports` holds the Google event ids
+ * this link exported: the private property alone proves nothing, since anyone who can write to
+ * the Google calendar can set it to hide real busy time. All-day events are busy from midnight
  * to midnight of their dates in the Google calendar's time zone (`timeZone`, as events.list
  * reports it).
  */
-export function busyInterval(ev: calendar_v3.Schema$Event, timeZone = "UTC"): { start: Date; end: Date } | null {
+export function busyInterval(ev: calendar_v3.Schema$Event, timeZone = "UTC", ownExports: ReadonlySet<string> = new Set()): { start: Date; end: Date } | null {
   if (ev.status === "cancelled" || ev.transparency === "transparent") return null;
-  if (ev.extendedProperties?.private?.[EXPORT_EVENT_PROPERTY]) return null;
+  if (ev.id && ownExports.has(ev.id) && ev.extendedProperties?.private?.[EXPORT_EVENT_PROPERTY]) return null;
   if (ev.attendees?.some((a) => a.self && a.responseStatus === "declined")) return null;
   const at = (t: calendar_v3.Schema$EventDateTime | undefined) =>
     t?.dateTime ? new Date(t.dateTime) : t?.date ? zonedMidnight(t.date, t.timeZone ?? timeZone) : null;

@@ -192,6 +192,18 @@ describe("importing busy time", () => {
     expect((await api(`/api/v1/calendars/${calendar.id}/holds`, { key, body: { start_time: T(14), end_time: T(15), hold_ttl_seconds: 60 } })).status).toBe(201);
   });
 
+  it("an event someone tagged as AgentDraft's in Google still blocks: only this link's own exports are skipped", async () => {
+    const fake = fakeGoogle();
+    const { link, calendar, gcal, workspace } = await linkedCalendar(fake);
+    // Anyone who can write to the Google calendar can set private properties on their event.
+    fake.addEvent(gcal, { id: "boardmeeting1", start: T(10), end: T(11), privateProperties: { agentdraft_event_id: "evt_made_up", agentdraft_hold_id: "hold_x" } });
+    await syncLink(link.id);
+    expect(await busyOf(calendar.id)).toEqual([`boardmeeting1 ${T(10)}..${T(11)}`]);
+    const { key } = await newKey(workspace.id);
+    const refused = await api(`/api/v1/calendars/${calendar.id}/holds`, { key, body: { start_time: T(10), end_time: T(11), priority: 100, hold_ttl_seconds: 60 } });
+    expect(refused.json).toMatchObject({ code: "hold_conflict", conflicts: [expect.objectContaining({ type: "external_busy" })] });
+  });
+
   it("a hold whose time became busy in Google after it was granted cannot be committed, and stays held", async () => {
     const fake = fakeGoogle();
     const { link, calendar, gcal, workspace } = await linkedCalendar(fake);

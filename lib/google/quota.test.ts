@@ -72,7 +72,9 @@ describe("Google events as busy time", () => {
     expect(busyInterval({ ...base, transparency: "transparent" })).toBeNull();
     expect(busyInterval({ ...base, status: "cancelled" })).toBeNull();
     expect(busyInterval({ ...base, attendees: [{ email: "a@b.c", self: true, responseStatus: "declined" }] })).toBeNull();
-    expect(busyInterval({ ...base, extendedProperties: { private: { agentdraft_event_id: "evt_x" } } })).toBeNull();
+    // Tagged as ours: skipped only when this link really exported it; a forged tag stays busy.
+    expect(busyInterval({ ...base, id: "g1", extendedProperties: { private: { agentdraft_event_id: "evt_x" } } }, "UTC", new Set(["g1"]))).toBeNull();
+    expect(busyInterval({ ...base, id: "g2", extendedProperties: { private: { agentdraft_event_id: "evt_x" } } }, "UTC", new Set(["g1"]))).not.toBeNull();
     expect(busyInterval({ start: { dateTime: "2031-01-01T11:00:00Z" }, end: { dateTime: "2031-01-01T11:00:00Z" } })).toBeNull();
   });
 

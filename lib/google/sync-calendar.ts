@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lte, lt, or, sql } from "drizzle-orm";
 import type { calendar_v3 } from "googleapis";
 import type { Transaction } from "../../db/client";
 import { queryable, transaction } from "../../db/transaction";
-import { externalBusyIntervals, googleCalendarLinks, googleConnections, type GoogleCalendarLinkRow, type GoogleConnectionRow } from "../../db/schema";
+import { externalBusyIntervals, googleCalendarLinks, googleConnections, googleEventExports, type GoogleCalendarLinkRow, type GoogleConnectionRow } from "../../db/schema";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
@@ -13,7 +13,7 @@ import { googleConfig } from "./config";
 import { calendarClient } from "./oauth-client";
 import { callGoogle, googleFailure } from "./quota";
 import { authorizedClient, isRevokedGrant, markConnectionBroken } from "./authorized-client";
-import { busyInterval } from "./busy-interval";
+import { busyInterval, EXPORT_EVENT_PROPERTY } from "./busy-interval";
 import { scheduleWork } from "../jobs/schedule";
 import { SYNC_KIND } from "./work-sources";
 
@@ -62,11 +62,34 @@ async function fetchChanges(connection: GoogleConnectionRow, link: GoogleCalenda
   }
 }
 
+/**
+ * Of the fetched events tagged as AgentDraft's, the Google ids this link really exported (our
+ * export rows for this Google calendar, by the event id in the tag and the id derived from it).
+ */
+async function exportedByLink(tx: Transaction, link: GoogleCalendarLinkRow, items: calendar_v3.Schema$Event[]): Promise<Set<string>> {
+  const tagged = items.filter((ev) => ev.id && ev.extendedProperties?.private?.[EXPORT_EVENT_PROPERTY]);
+  if (!tagged.length) return new Set();
+  const rows = await tx
+    .select({ calendarEventId: googleEventExports.calendarEventId, googleEventId: googleEventExports.googleEventId })
+    .from(googleEventExports)
+    .where(
+      and(
+        eq(googleEventExports.workspaceId, link.workspaceId),
+        eq(googleEventExports.calendarId, link.calendarId),
+        eq(googleEventExports.googleCalendarId, link.googleCalendarId),
+        inArray(googleEventExports.googleEventId, tagged.map((ev) => ev.id!)),
+      ),
+    );
+  const ours = new Map(rows.map((r) => [r.googleEventId, r.calendarEventId]));
+  return new Set(tagged.filter((ev) => ours.get(ev.id!) === ev.extendedProperties!.private![EXPORT_EVENT_PROPERTY]).map((ev) => ev.id!));
+}
+
 /** Writes the fetched changes under the calendar's row lock: holds placed meanwhile queue behind it. */
 async function applyChanges(tx: Transaction, link: GoogleCalendarLinkRow, fetched: Fetched): Promise<{ upserted: number; removed: number }> {
   // The last word on each event wins (a page may list an event once, but be safe).
   const latest = new Map<string, { start: Date; end: Date } | null>();
-  for (const ev of fetched.items) if (ev.id) latest.set(ev.id, busyInterval(ev, fetched.timeZone));
+  const ownExports = await exportedByLink(tx, link, fetched.items);
+  for (const ev of fetched.items) if (ev.id) latest.set(ev.id, busyInterval(ev, fetched.timeZone, ownExports));
   const busy = new Map([...latest].filter((e): e is [string, { start: Date; end: Date }] => e[1] !== null));
   const gone = [...latest].filter(([, iv]) => iv === null).map(([id]) => id);
   let removed = 0;

@@ -3,14 +3,18 @@ import { getDb, getDriver } from "../../db/client";
 import { migrationStatus } from "../../db/migration-status";
 import { describeFailure } from "../describe-failure";
 
+/**
+ * What anyone may read at /api/health: whether the database answers and whether migrations are
+ * pending (how many), never an error's text or the migrations' names (those go to the server
+ * log and to `npx agentdraft db status`).
+ */
 export type Health = {
   status: "ok" | "degraded" | "down";
   database: {
     reachable: boolean;
     driver: string | null;
     latency_ms: number | null;
-    migrations: { applied: number; pending: string[]; latest: string | null } | null;
-    error?: string;
+    migrations: { applied: number; pending: number } | null;
   };
 };
 
@@ -22,14 +26,13 @@ export async function checkHealth(): Promise<Health> {
     await db.execute(sql`select 1`);
     const latency = Math.round((performance.now() - started) * 10) / 10;
     const migrations = await migrationStatus(db);
+    if (migrations.pending.length) console.warn(`[health] pending migrations: ${migrations.pending.join(", ")}`);
     return {
       status: migrations.pending.length ? "degraded" : "ok",
-      database: { reachable: true, driver: await getDriver(), latency_ms: latency, migrations },
+      database: { reachable: true, driver: await getDriver(), latency_ms: latency, migrations: { applied: migrations.applied, pending: migrations.pending.length } },
     };
   } catch (err) {
-    return {
-      status: "down",
-      database: { reachable: false, driver: null, latency_ms: null, migrations: null, error: describeFailure(err).message },
-    };
+    console.error(`[health] database unreachable: ${describeFailure(err).message}`);
+    return { status: "down", database: { reachable: false, driver: null, latency_ms: null, migrations: null } };
   }
 }

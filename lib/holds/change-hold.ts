@@ -20,7 +20,7 @@ type Changed =
 
 /**
  * Extends, commits or releases a hold in one statement (agentdraft_change_hold, db/migrations):
- * the actor must own it (its agent, or a workspace-wide key); extend and commit queue on the
+ * the actor must own it (its agent, or a workspace-wide key; another agent's hold is not found); extend and commit queue on the
  * calendars' locks like placements; the hold, its events, Google exports, the outbox event and
  * the audit entry are written together, and the locks end with the statement.
  */
@@ -38,8 +38,8 @@ export async function changeHold(
   const out: Changed = typeof rows[0]!.changed === "string" ? JSON.parse(rows[0]!.changed) : rows[0]!.changed;
   if ("error" in out) {
     const e = out.error;
-    if (e.code === "not_found") throw notFound("hold", holdId);
-    if (e.code === "forbidden") throw new AppError("forbidden", "Only the hold's own agent, or a workspace-wide key, may change this hold.");
+    // Another agent's hold, to an agent-bound key, is not found: a 403 would confirm it exists.
+    if (e.code === "not_found" || e.code === "forbidden") throw notFound("hold", holdId);
     if (e.code === "hold_conflict") {
       throw new AppError("hold_conflict", "Since the hold was placed, a linked Google calendar became busy in this time: it cannot be committed.", { conflicts: e.conflicts });
     }

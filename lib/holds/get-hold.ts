@@ -6,22 +6,25 @@ import { page, type Pagination } from "../api/pagination";
 import { serializeHolds } from "./serialize";
 import { isLive } from "./live";
 
-export async function getHold(workspaceId: string, id: string) {
+/** Who reads: a workspace, and for an agent-bound key its agent (another agent's holds are 404 to it). */
+export type HoldViewer = { workspaceId: string; agentId: string | null };
+
+export async function getHold(viewer: HoldViewer, id: string) {
   const q = await queryable();
-  const [row] = await q.select().from(holds).where(and(eq(holds.id, id), eq(holds.workspaceId, workspaceId)));
-  if (!row) throw notFound("hold", id);
+  const [row] = await q.select().from(holds).where(and(eq(holds.id, id), eq(holds.workspaceId, viewer.workspaceId)));
+  if (!row || (viewer.agentId && row.agentId !== viewer.agentId)) throw notFound("hold", id);
   return (await serializeHolds(q, [row]))[0]!;
 }
 
-/** Newest first. `status=held` means live now; `status=expired` includes held rows past their TTL. */
-export async function listHolds(
-  workspaceId: string,
-  f: Pagination & { calendar_id?: string; status?: HoldRow["status"]; agent_id?: string | null },
-) {
+/**
+ * Newest first. `status=held` means live now; `status=expired` includes held rows past their TTL.
+ * An agent-bound viewer lists only its own agent's holds (availability shows the others' busy time).
+ */
+export async function listHolds(viewer: HoldViewer, f: Pagination & { calendar_id?: string; status?: HoldRow["status"] }) {
   const q = await queryable();
-  const where: (SQL | undefined)[] = [eq(holds.workspaceId, workspaceId)];
+  const where: (SQL | undefined)[] = [eq(holds.workspaceId, viewer.workspaceId)];
   if (f.calendar_id) where.push(sql`${holds.calendarIds} @> array[${f.calendar_id}]::text[]`);
-  if (f.agent_id) where.push(eq(holds.agentId, f.agent_id));
+  if (viewer.agentId) where.push(eq(holds.agentId, viewer.agentId));
   if (f.status === "held") where.push(isLive);
   else if (f.status === "expired") where.push(sql`(${holds.status} = 'expired' or (${holds.status} = 'held' and ${holds.expiresAt} <= clock_timestamp()))`);
   else if (f.status) where.push(eq(holds.status, f.status));

@@ -151,9 +151,10 @@ describe("who may change a hold", () => {
     const { key: keyB } = await newKey(workspace.id, { agent_id: b.id });
     const h = (await hold(keyA, cal.id, { start_time: T(8), end_time: T(9) })).json;
     expect(h.agent_id).toBe(a.id);
+    // Another agent's hold is not found (SPEC §1: never 403, which would confirm it exists).
     for (const action of ["extend", "commit", "release"]) {
       const res = await api(`/api/v1/holds/${h.id}/${action}`, { key: keyB, method: "POST" });
-      expect(res.status).toBe(403);
+      expect(res.status).toBe(404);
     }
     expect((await api(`/api/v1/holds/${h.id}/release`, { key: workspaceKey, method: "POST" })).json.status).toBe("released");
     // Released is final: commit says so.

@@ -11,12 +11,16 @@ import type { Conflict } from "./conflicts";
 import { resolveTtl } from "./ttl";
 import type { PlaceHoldInput } from "./schemas";
 
+/** A live hold in the way; which agent holds it is told only to workspace-wide callers and to that agent itself. */
+const conflictFor = (h: Conflict & { type: "hold" }, viewer: Actor & { type: "key" }): Conflict =>
+  viewer.agentId && viewer.agentId !== h.agent_id ? { ...h, agent_id: null } : h;
+
 export type PlaceHoldResult = { hold: HoldRow; preempted: HoldRow[] };
 
 type Placed =
   | { hold: Record<string, unknown>; preempted: Record<string, unknown>[]; deliveries: OutboxDelivery[] }
   | { missing_calendar: string }
-  | { conflicts: { events: Conflict[]; external: Conflict[]; holds: (Conflict & { priority: number })[] } };
+  | { conflicts: { events: Conflict[]; external: Conflict[]; holds: (Conflict & { type: "hold" })[] } };
 
 /**
  * Places a tentative hold on one or more calendars, all or nothing (SPEC §4), in one statement
@@ -43,7 +47,7 @@ export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHold
         : external.length
           ? "The time overlaps busy time in a linked Google calendar."
           : `The time overlaps a live hold of priority ${Math.max(...winners.map((h) => h.priority))} (yours: ${input.priority}).`,
-      { conflicts: [...events, ...external, ...winners] },
+      { conflicts: [...events, ...external, ...winners.map((h) => conflictFor(h, actor))] },
     );
   }
   const hold = rowFromJson(holds, placed.hold);

@@ -68,6 +68,7 @@ export async function createInvitation(
         `Accept the invitation and create your passkey here:\n${link}\n\nThe link works once and expires in 7 days.`,
     },
     transport,
+    { secrets: [token] },
   );
   return { invitation, mail };
 }

@@ -7,6 +7,7 @@ import { APPROVAL_EXPIRY_KIND, expireApproval, pendingApprovalsSource } from "..
 import { APPROVAL_NOTIFY_KIND, notifyApproval, unnotifiedApprovalsSource } from "../approvals/notify-approvers";
 import { APPROVAL_ESCALATE_KIND, escalateApproval, escalationSource } from "../approvals/escalation";
 import { sealAuditWork, SEAL_DEBOUNCE_MS, SEAL_KIND, unsealedSource } from "../audit/seal-chain";
+import { CHECKPOINT_KIND, checkpointSource, signCheckpoint } from "../audit/checkpoints";
 import { deliverMessage, MESSAGE_DELIVERY_KIND, queuedMessagesSource } from "../mail/outbound/deliver-outbound";
 import { deliverSystemMailItem, queuedSystemMailSource } from "../mail/deliver-system-mail";
 import { configuredTransport, SYSTEM_MAIL_KIND } from "../mail/send-mail";
@@ -48,6 +49,8 @@ export const WORK_KINDS: WorkKind[] = [
   { name: APPROVAL_EXPIRY_KIND, source: pendingApprovalsSource, run: async (item) => ({ expired: await expireApproval(item.id) }), limits: { perWorkspace: 4, timeoutMs: 30 * SECOND } },
   { name: APPROVAL_ESCALATE_KIND, source: escalationSource, run: (item) => escalateApproval(item.id), limits: { perWorkspace: 4, timeoutMs: 30 * SECOND } },
   { name: SEAL_KIND, source: unsealedSource, run: () => sealAuditWork(), limits: { perWorkspace: 1, timeoutMs: MINUTE }, debounceMs: SEAL_DEBOUNCE_MS },
+  // Signs a workspace's chain head: due an interval after its last checkpoint once the head moved (none while idle).
+  { name: CHECKPOINT_KIND, source: checkpointSource, run: async (item) => ({ signed: (await signCheckpoint(item.workspaceId))?.seq ?? null }), limits: { perWorkspace: 1, timeoutMs: MINUTE } },
   {
     name: MESSAGE_DELIVERY_KIND,
     source: queuedMessagesSource,

@@ -49,13 +49,23 @@ export function configuredTransport(): MailTransport | null {
  * Call it after the transaction that decided to send has committed: a provider call must
  * not hold a transaction open, and a rolled-back change must not have sent mail.
  */
-export async function sendMail(input: OutgoingMail, transport: MailTransport | null = configuredTransport()): Promise<SentMail> {
+export async function sendMail(
+  input: OutgoingMail,
+  transport: MailTransport | null = configuredTransport(),
+  opts: { secrets?: string[] } = {},
+): Promise<SentMail> {
   const row = mailRow(input);
   const sent = transport ? await transport({ from: row.from, to: row.to, subject: row.subject, text: row.text, html: row.html ?? undefined }) : null;
   const status = sent ? "sent" : "captured";
-  await transaction((tx) => tx.insert(outboundMail).values({ ...row, status, providerId: sent?.providerId ?? null }));
+  // Mail that really went out keeps no copy of its secrets (an invitation's token): only its
+  // recipient can read them. Captured mail keeps them: there, the catcher is how it is delivered.
+  const kept = sent ? { ...row, text: redact(row.text, opts.secrets), html: row.html === null ? null : redact(row.html, opts.secrets) } : row;
+  await transaction((tx) => tx.insert(outboundMail).values({ ...kept, status, providerId: sent?.providerId ?? null }));
   return { id: row.id, status };
 }
+
+export const REDACTED = "[redacted: delivered only to the recipient]";
+const redact = (text: string, secrets: string[] = []) => secrets.filter(Boolean).reduce((t, s) => t.split(s).join(REDACTED), text);
 
 /**
  * Mail decided inside a transaction (notifications from background jobs): written with the

@@ -1,7 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { transaction } from "../../db/transaction";
-import { members, sessions, type MemberRow } from "../../db/schema";
+import type { Transaction } from "../../db/client";
+import { approvalDecisions, members, sessions, type MemberRow } from "../../db/schema";
 import { AppError, notFound } from "../errors";
 import { appendAudit } from "../audit/append-audit";
 import { memberActor } from "./memberships";
@@ -12,7 +13,9 @@ export const removeMemberInput = z.object({ member_id: z.string().min(1).max(100
 
 /**
  * Removes a member from the workspace. Admins remove non-owners; only an owner removes an
- * owner, never the last one. Nobody removes themselves here. The removed person's sessions
+ * owner, never the last one. Nobody removes themselves here. Their decisions on resolved
+ * approvals stay as history; their votes on approvals still pending are withdrawn (a departed
+ * or compromised approver no longer counts towards a quorum). The removed person's sessions
  * end when this was their last workspace.
  */
 export async function removeMember(by: MemberRow, input: z.input<typeof removeMemberInput>): Promise<void> {
@@ -26,13 +29,25 @@ export async function removeMember(by: MemberRow, input: z.input<typeof removeMe
       assertRole(by.role, "owner", "remove an owner");
       await assertAnotherOwner(tx, target);
     }
+    const withdrawn = await withdrawPendingVotes(tx, target.id);
     await tx.delete(members).where(eq(members.id, target.id));
     if (target.userId) {
       const [other] = await tx.select({ id: members.id }).from(members).where(eq(members.userId, target.userId)).limit(1);
       if (!other) await tx.delete(sessions).where(eq(sessions.userId, target.userId));
     }
     await appendAudit(tx, [
-      { actor: memberActor(by), action: "member.removed", resource: { type: "member", id: target.id }, summary: { email: target.email, role: target.role } },
+      { actor: memberActor(by), action: "member.removed", resource: { type: "member", id: target.id }, summary: { email: target.email, role: target.role, votes_withdrawn_from: withdrawn } },
     ]);
   });
+}
+
+/** Deletes the member's decisions on pending approvals, each approval locked first (as a vote locks it). Returns their ids. */
+async function withdrawPendingVotes(tx: Transaction, memberId: string): Promise<string[]> {
+  const { rows } = await tx.execute<{ id: string }>(
+    sql`select a.id from approvals a join approval_decisions d on d.approval_id = a.id
+        where d.member_id = ${memberId} and a.status = 'pending' order by a.id for update of a`,
+  );
+  const ids = rows.map((r) => r.id);
+  if (ids.length) await tx.delete(approvalDecisions).where(and(eq(approvalDecisions.memberId, memberId), inArray(approvalDecisions.approvalId, ids)));
+  return ids;
 }

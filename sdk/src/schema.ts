@@ -89,8 +89,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recompute the workspace's hash chain and name the first broken link */
+        /**
+         * Recompute the workspace's hash chain and name the first broken link
+         * @description Checks the chain against a signed checkpoint too (the one given by a witness, else the latest stored), so a rewrite of the whole chain or a cut of its newest entries is caught.
+         */
         get: operations["verifyAuditChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/checkpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed checkpoints of the chain head, newest first, for a witness to keep outside AgentDraft
+         * @description Workspace-wide keys only. Each is a compact JWS (EdDSA) over {workspace_id, seq, hash, signed_at}, made at most every 5 minutes while the trail grows.
+         */
+        get: operations["listAuditCheckpoints"];
         put?: never;
         post?: never;
         delete?: never;
@@ -728,11 +751,33 @@ export interface components {
                 seq: number;
                 id: string | null;
                 /** @enum {string} */
-                reason: "seq_gap" | "prev_hash_mismatch" | "hash_mismatch" | "entries_missing" | "head_mismatch";
+                reason: "seq_gap" | "prev_hash_mismatch" | "hash_mismatch" | "entries_missing" | "head_mismatch" | "checkpoint_invalid" | "checkpoint_ahead" | "checkpoint_mismatch";
                 detail: string;
+            } | null;
+            /** @description the signed checkpoint the chain was checked against (a witness's when given, else the latest stored) */
+            checkpoint: {
+                seq: number;
+                hash: string;
+                /** Format: date-time */
+                signed_at: string;
+                /** @enum {string} */
+                source: "database" | "witness";
             } | null;
             /** Format: date-time */
             verified_at: string;
+        };
+        AuditCheckpoint: {
+            /** @description ckpt_... */
+            id: string;
+            /** @constant */
+            object: "audit_checkpoint";
+            seq: number;
+            hash: string;
+            /** Format: date-time */
+            signed_at: string;
+            kid: string;
+            /** @description compact JWS (EdDSA) over {workspace_id, seq, hash, signed_at}; verify against /.well-known/jwks.json?workspace_id= */
+            jws: string;
         };
         Calendar: {
             /** @description cal_... */
@@ -958,6 +1003,12 @@ export interface components {
             agent_id: string | null;
             summary: string;
             evidence: unknown;
+            /** @description the action the agent will take, as asked */
+            action: {
+                [key: string]: unknown;
+            } | null;
+            /** @description sha256 of the action's canonical JSON (bound by the receipt) */
+            action_sha256: string | null;
             action_class: string | null;
             amount: number | null;
             currency: string | null;
@@ -980,7 +1031,7 @@ export interface components {
                 /** Format: date-time */
                 decided_at: string;
             }[];
-            /** @description compact JWS (EdDSA) over the decision; verify against /.well-known/jwks.json */
+            /** @description compact JWS (EdDSA) over the decision and what was asked; verify against /.well-known/jwks.json?workspace_id=… and check its workspace_id */
             receipt: string | null;
             /** Format: date-time */
             created_at: string;
@@ -1491,7 +1542,10 @@ export interface operations {
     };
     verifyAuditChain: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description a checkpoint's jws kept by a witness: verify against it instead of the latest stored one */
+                checkpoint?: string;
+            };
             header?: {
                 /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
                 "x-trace-id"?: string;
@@ -1508,6 +1562,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditVerification"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAuditCheckpoints: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+            };
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of checkpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["AuditCheckpoint"][];
+                        has_more: boolean;
+                    };
                 };
             };
             /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
@@ -3833,6 +3963,10 @@ export interface operations {
                     summary: string;
                     /** @description what a human needs to decide, as JSON */
                     evidence: unknown;
+                    /** @description what exactly will be done, e.g. {type: "refund", order: 8812, amount: 120, currency: "EUR"}; the receipt binds its canonical JSON's sha256 */
+                    action?: {
+                        [key: string]: unknown;
+                    };
                     action_class?: string;
                     /** @description in the currency's major unit */
                     amount?: number;

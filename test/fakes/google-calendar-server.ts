@@ -364,13 +364,17 @@ export async function startFakeGoogle(opts: { email?: string; clientId?: string;
     channels,
     addCalendar,
     /** An event made in Google Calendar by someone else. */
-    addEvent(calendarId: string, ev: { id?: string; start: string; end: string; summary?: string; transparency?: "transparent"; allDay?: boolean }) {
+    addEvent(
+      calendarId: string,
+      ev: { id?: string; start: string; end: string; summary?: string; transparency?: "transparent"; allDay?: boolean; privateProperties?: Record<string, string> },
+    ) {
       const cal = calendars.get(calendarId)!;
       return publicEvent(
         store(cal, {
           id: ev.id ?? randomBytes(10).toString("hex"),
           summary: ev.summary ?? "busy",
           transparency: ev.transparency,
+          ...(ev.privateProperties ? { extendedProperties: { private: ev.privateProperties } } : {}),
           start: ev.allDay ? { date: ev.start } : { dateTime: ev.start },
           end: ev.allDay ? { date: ev.end } : { dateTime: ev.end },
         }),

@@ -6,6 +6,7 @@ import { signOut } from "@/lib/auth/auth";
 import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
 import { removePasskey, removePasskeyInput, signOutEverywhere } from "@/lib/passkeys/passkeys";
 import { renameWorkspace, renameWorkspaceInput } from "@/lib/workspaces/rename-workspace";
+import { currentSessionToken } from "@/lib/auth/session-token";
 
 /** Ends this browser's session. */
 export async function signOutAction(): Promise<void> {
@@ -25,9 +26,9 @@ export async function signOutEverywhereAction(_prev: ActionState, form: FormData
 
 export async function removePasskeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runMemberAction("viewer", "remove passkeys", removePasskeyInput, form, async ({ user }, input) => {
-    await removePasskey(user.id, input);
+    await removePasskey(user.id, input, await currentSessionToken());
     revalidatePath("/settings");
-    return { ok: true, message: "Passkey removed." };
+    return { ok: true, message: "Passkey removed; your other sessions were signed out." };
   });
 }
 

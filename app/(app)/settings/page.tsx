@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { requireMember } from "@/lib/auth/current-member";
-import { listPasskeys } from "@/lib/passkeys/passkeys";
-import { AddPasskey } from "../../_passkeys/passkey-button";
+import { isRecentlyAuthenticated, listPasskeys } from "@/lib/passkeys/passkeys";
+import { currentSessionToken } from "@/lib/auth/session-token";
+import { AddPasskey, ConfirmWithPasskey } from "../../_passkeys/passkey-button";
 import { ActionForm } from "../_components/action-form";
 import { hasRole } from "@/lib/members/roles";
 import { Badge, Card, Field, PageHeader, Table, Time, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
@@ -12,6 +13,7 @@ export const metadata: Metadata = { title: "Settings" };
 export default async function SettingsPage() {
   const { user, member, workspace } = await requireMember();
   const passkeys = await listPasskeys(user.id);
+  const confirmed = await isRecentlyAuthenticated(user.id, await currentSessionToken());
   return (
     <>
       <PageHeader title="Settings" description="Your workspace, your account and your passkeys." />
@@ -86,8 +88,15 @@ export default async function SettingsPage() {
             </tr>
           ))}
         </Table>
-        <div className="mt-4">
-          <AddPasskey />
+        <div className="mt-4" data-testid="passkey-changes">
+          {confirmed ? (
+            <AddPasskey />
+          ) : (
+            <>
+              <p className="mb-3 text-sm text-slate-700">Adding or removing a passkey needs a confirmation with one of your passkeys in the last 5 minutes.</p>
+              <ConfirmWithPasskey />
+            </>
+          )}
         </div>
       </Card>
       <Card title="Sessions" id="sessions">

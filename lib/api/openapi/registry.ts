@@ -1,7 +1,7 @@
 import type { Operation } from "../operation";
 import { createAgentOp, getAgentOp, listAgentsOp } from "../../agents/operations";
 import { getMeOp } from "../../api-keys/me";
-import { exportAuditOp, listAuditOp, verifyAuditOp } from "../../audit/operations";
+import { exportAuditOp, listAuditOp, listCheckpointsOp, verifyAuditOp } from "../../audit/operations";
 import {
   availabilityOp,
   cancelEventOp,
@@ -52,6 +52,7 @@ export const OPERATIONS: Operation[] = [
   getAgentOp,
   listAuditOp,
   verifyAuditOp,
+  listCheckpointsOp,
   exportAuditOp,
   createCalendarOp,
   listCalendarsOp,

@@ -64,7 +64,7 @@ export const getHoldTool = defineTool({
   scope,
   input: { hold_id: idArg("hold_...") },
   annotations: READ_ONLY,
-  run: ({ key }, { hold_id }) => getHold(key.workspaceId, hold_id),
+  run: ({ key }, { hold_id }) => getHold(key, hold_id),
 });
 
 export const extendHoldTool = defineTool({

@@ -43,7 +43,7 @@ export default async function ApprovalHistoryPage({ searchParams }: { searchPara
                 <td className="py-2 pr-4 text-xs text-slate-700">
                   {a.decisions.map((d) => (
                     <div key={d.member_id}>
-                      {who.get(d.member_id) ?? d.member_id}: {d.decision}
+                      {who.get(d.member_id) ?? `${d.member_id} (removed member)`}: {d.decision}
                       {d.note ? ` (“${d.note}”)` : ""}
                     </div>
                   ))}

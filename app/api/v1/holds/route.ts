@@ -10,6 +10,6 @@ export const POST = withApiKey(placeMultiHoldOp, async ({ actor, body }) => crea
 
 // GET /api/v1/holds?calendar_id&status — list holds
 export const GET = withApiKey(listHoldsOp, async ({ key, query }) => {
-  const { items, hasMore } = await listHolds(key.workspaceId, query);
+  const { items, hasMore } = await listHolds(key, query);
   return list(items, hasMore);
 });

@@ -3,7 +3,7 @@ import { json } from "@/lib/api/responses";
 import { verifyAuditOp } from "@/lib/audit/operations";
 import { verifyChainThrottled } from "@/lib/audit/verify-throttled";
 
-// GET /api/v1/audit/verify — recompute the hash chain
-export const GET = withApiKey(verifyAuditOp, async ({ key }) => {
-  return json(await verifyChainThrottled(key.workspaceId));
+// GET /api/v1/audit/verify[?checkpoint=<jws>] — recompute the hash chain, against a signed checkpoint
+export const GET = withApiKey(verifyAuditOp, async ({ key, query }) => {
+  return json(await verifyChainThrottled(key.workspaceId, { checkpoint: query.checkpoint }));
 });

@@ -6,6 +6,6 @@ import { serializeCalendarEvent } from "@/lib/calendars/serialize";
 
 // GET /api/v1/calendars/{id}/events — committed events, newest first
 export const GET = withApiKey(listEventsOp, async ({ key, params, query }) => {
-  const { items, hasMore } = await listEvents(key.workspaceId, params.id!, query);
+  const { items, hasMore } = await listEvents(key, params.id!, query);
   return list(items.map(serializeCalendarEvent), hasMore);
 });
