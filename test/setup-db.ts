@@ -2,11 +2,27 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { resetEnvCache } from "../lib/config/env";
 import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
+import { startNeonWsProxy } from "./helpers/neon-ws-proxy";
 
 // Each test file gets its own database handle: a fresh in-memory PGlite, or a pool on this
-// run's fresh Postgres database. Tests isolate themselves further with a fresh workspace each.
-if (process.env.AGENTDRAFT_TEST_DB === "postgres") {
+// run's fresh Postgres database, or (the `pooled` project) the production shape: Neon's
+// serverless driver over a local WebSocket proxy, through PgBouncer in transaction mode, with
+// migrations on the direct URL. Tests isolate themselves further with a fresh workspace each.
+const mode = process.env.AGENTDRAFT_TEST_DB;
+let proxy: Awaited<ReturnType<typeof startNeonWsProxy>> | undefined;
+if (mode === "postgres") {
   process.env.DATABASE_URL = inject("databaseUrl");
+} else if (mode === "pooled") {
+  const direct = new URL(inject("databaseUrl"));
+  const pooled = new URL(process.env.TEST_POOLED_DATABASE_URL!);
+  pooled.pathname = direct.pathname;
+  proxy = await startNeonWsProxy();
+  Object.assign(process.env, {
+    DATABASE_URL: pooled.toString(),
+    DATABASE_URL_UNPOOLED: direct.toString(),
+    DATABASE_DRIVER: "neon",
+    NEON_WS_PROXY: `127.0.0.1:${proxy.port}/v1`,
+  });
 } else {
   delete process.env.DATABASE_URL;
 }
@@ -18,4 +34,5 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeDb();
+  await proxy?.close();
 });

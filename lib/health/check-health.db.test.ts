@@ -11,7 +11,7 @@ describe("GET /api/health", () => {
       status: "ok",
       database: {
         reachable: true,
-        driver: process.env.AGENTDRAFT_TEST_DB === "postgres" ? "pg" : "pglite",
+        driver: ({ postgres: "pg", pooled: "neon" } as Record<string, string>)[process.env.AGENTDRAFT_TEST_DB ?? ""] ?? "pglite",
         migrations: { pending: 0 },
       },
     });
