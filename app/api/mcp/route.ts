@@ -4,3 +4,6 @@ import { handleMcpRequest, mcpMethodNotAllowed } from "@/lib/mcp/handle-request"
 export const POST = handleMcpRequest;
 export const GET = mcpMethodNotAllowed;
 export const DELETE = mcpMethodNotAllowed;
+
+// `await_approval` waits up to 30 s by default: room for it on Vercel.
+export const maxDuration = 60;

@@ -5,3 +5,6 @@ import { getApproval } from "@/lib/approvals/approvals";
 
 // GET /api/v1/approvals/{id}?wait=N — retrieve, or long-poll until decided
 export const GET = withApiKey(getApprovalOp, async ({ actor, params, query }) => json(await getApproval(actor, params.id!, query.wait ?? 0)));
+
+// A long-poll (`?wait=30`) must not be cut short by the platform (Vercel: maxDuration).
+export const maxDuration = 60;
