@@ -63,7 +63,7 @@ export const messages = pgTable(
     lastError: text("last_error"),
     /** The trace of the request that sent it, so the delivery job's audit entries join the same trace. */
     traceId: text("trace_id"),
-    search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('simple', coalesce(subject, '') || ' ' || coalesce(text, ''))`),
+    search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('simple', left(coalesce(subject, ''), 1000) || ' ' || left(coalesce(text, ''), 65536))`),
     createdAt: createdAt(),
   },
   (t) => [
