@@ -144,11 +144,6 @@ try {
   const viaEngine = await produce(quiet.id, RATE, SECONDS);
   await waitFor(() => [...viaEngine.committed.keys()].every((id) => fast.arrived.has(id)), 60_000);
   rows.push(summarize("embedded engine", viaEngine.committed, fast.arrived, viaEngine.seconds));
-  if (process.env.BENCH_DEBUG) {
-    const t0 = Math.min(...viaEngine.committed.values());
-    const worst = [...viaEngine.committed].map(([id, at]) => [Math.round(at - t0), Math.round(fast.arrived.get(id)! - at)]).sort((a, b) => b[1]! - a[1]!).slice(0, 15);
-    console.error("worst (commit offset ms, lag ms):", JSON.stringify(worst));
-  }
   console.error("done: embedded engine");
 
   // 3. The same, while another tenant's endpoint hangs 10 s per request and then fails (500).

@@ -13,3 +13,8 @@ export function rowFromJson<T extends Table>(table: T, json: Record<string, unkn
   }
   return out as InferSelectModel<T>;
 }
+
+/** A json/jsonb value as a driver returned it: parsed already (pg, PGlite, Neon) or as text. */
+export function jsonValue<T>(value: unknown): T {
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}

@@ -42,26 +42,34 @@ CREATE OR REPLACE FUNCTION agentdraft_hold_json(h holds, p_event_ids text[] DEFA
                      WHEN h.status = 'held' AND h.expires_at <= clock_timestamp() THEN agentdraft_iso(h.expires_at) END)
 $$;
 --> statement-breakpoint
--- The transactional outbox (SPEC §6): the event and one delivery per matching enabled endpoint,
--- in the caller's transaction. Returns the deliveries, for the application to announce after commit.
-CREATE OR REPLACE FUNCTION agentdraft_emit(p_workspace text, p_type text, p_agent text, p_data jsonb, p_trace text, p_id text DEFAULT NULL)
-RETURNS jsonb LANGUAGE sql VOLATILE AS $$
-  WITH ev AS (
-    INSERT INTO webhook_events (id, workspace_id, type, agent_id, data, trace_id, fanned_out_at)
-    VALUES (coalesce(p_id, agentdraft_new_id('whm')), p_workspace, p_type, p_agent, p_data, p_trace, now())
-    RETURNING *
-  ), d AS (
+-- Fan-out, defined once: one delivery per matching enabled endpoint of an event, each id made
+-- from the event's time and md5(event, endpoint) (so fanning out twice adds nothing). Returns
+-- the deliveries made, for the application to announce after commit.
+CREATE OR REPLACE FUNCTION agentdraft_fan_out(ev webhook_events) RETURNS jsonb LANGUAGE sql VOLATILE AS $$
+  WITH d AS (
     INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, next_attempt_at)
     SELECT 'whd_' || substr(ev.id, 5, 10) || substr(md5(ev.id || e.id), 1, 16), ev.workspace_id, e.id, ev.id, ev.type, ev.created_at
-    FROM ev JOIN webhook_endpoints e ON e.workspace_id = ev.workspace_id AND e.enabled
+    FROM webhook_endpoints e
+    WHERE e.workspace_id = ev.workspace_id AND e.enabled
       AND (e.event_types IS NULL OR ev.type = ANY(e.event_types))
       AND (e.agent_ids IS NULL OR (ev.agent_id IS NOT NULL AND ev.agent_id = ANY(e.agent_ids)))
+    ON CONFLICT DO NOTHING
     RETURNING id, endpoint_id, next_attempt_at
   )
-  SELECT jsonb_build_object(
-    'event', (SELECT to_jsonb(ev) FROM ev),
-    'deliveries', coalesce((SELECT jsonb_agg(jsonb_build_object('id', d.id, 'endpoint_id', d.endpoint_id, 'due_at', d.next_attempt_at)) FROM d), '[]'::jsonb))
+  SELECT coalesce(jsonb_agg(jsonb_build_object('id', d.id, 'endpoint_id', d.endpoint_id, 'due_at', d.next_attempt_at)), '[]'::jsonb) FROM d
 $$;
+--> statement-breakpoint
+-- The transactional outbox (SPEC §6): the event and its deliveries, in the caller's transaction.
+CREATE OR REPLACE FUNCTION agentdraft_emit(p_workspace text, p_type text, p_agent text, p_data jsonb, p_trace text, p_id text DEFAULT NULL)
+RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  v_ev webhook_events;
+BEGIN
+  INSERT INTO webhook_events (id, workspace_id, type, agent_id, data, trace_id, fanned_out_at)
+  VALUES (coalesce(p_id, agentdraft_new_id('whm')), p_workspace, p_type, p_agent, p_data, p_trace, now())
+  RETURNING * INTO v_ev;
+  RETURN jsonb_build_object('event', to_jsonb(v_ev), 'deliveries', agentdraft_fan_out(v_ev));
+END $$;
 --> statement-breakpoint
 -- One audit entry, unsealed (the sealer chains it in commit order).
 CREATE OR REPLACE FUNCTION agentdraft_audit(p_actor jsonb, p_agent text, p_action text, p_resource_type text, p_resource_id text, p_summary jsonb, p_outcome text DEFAULT 'succeeded')

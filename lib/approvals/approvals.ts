@@ -4,6 +4,7 @@ import { approvals, type ApprovalRow } from "../../db/schema";
 import { AppError, notFound } from "../errors";
 import type { Actor } from "../actor";
 import { page, type Pagination } from "../api/pagination";
+import { drainDue } from "../jobs/due";
 import { matchPolicy } from "./policies";
 import { resolveApproval } from "./resolve-approval";
 import { effectiveApprovalStatus, serializeApprovals } from "./serialize";
@@ -92,14 +93,4 @@ export async function expireApproval(approvalId: string): Promise<boolean> {
 }
 
 /** Expires every approval past its expiry now (tests and the CLI; in the server each approval is its own timer). */
-export async function expireApprovals(batch = 100): Promise<number> {
-  const q = await queryable();
-  const due = await q
-    .select({ id: approvals.id })
-    .from(approvals)
-    .where(and(eq(approvals.status, "pending"), lte(approvals.expiresAt, sql`clock_timestamp()`)))
-    .limit(batch);
-  let n = 0;
-  for (const { id } of due) if (await expireApproval(id)) n++;
-  return n;
-}
+export const expireApprovals = (): Promise<number> => drainDue(pendingApprovalsSource, expireApproval);

@@ -1,13 +1,14 @@
 import { and, eq, gt, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Transaction } from "../../db/client";
-import { queryable, transaction } from "../../db/transaction";
+import { transaction } from "../../db/transaction";
 import { agents, approvalDecisions, approvals, members, workspaces, type ApprovalRow, type MemberRow } from "../../db/schema";
 import { env } from "../config/env";
 import { appendAudit } from "../audit/append-audit";
 import { memberActor } from "../members/memberships";
 import { assertRole } from "../members/roles";
 import { queueMail } from "../mail/send-mail";
+import { drainDue } from "../jobs/due";
 
 export const ESCALATION_ROLES = ["owner", "admin", "approver"] as const;
 
@@ -104,13 +105,7 @@ export async function escalateApproval(approvalId: string): Promise<{ escalated:
 }
 
 /** Escalates every approval due for it now (tests and the CLI; in the server each approval is its own timer). */
-export async function escalateApprovals(batch = 50): Promise<number> {
-  const q = await queryable();
-  const { rows } = await q.execute<{ id: string }>(sql`select id from (${escalationSource()}) s where s.due_at <= clock_timestamp() order by s.due_at limit ${batch}`);
-  let n = 0;
-  for (const { id } of rows) if ((await escalateApproval(id)).escalated) n++;
-  return n;
-}
+export const escalateApprovals = (): Promise<number> => drainDue(escalationSource, async (id) => (await escalateApproval(id)).escalated);
 
 async function mailEscalation(q: Transaction, a: ApprovalRow, role: (typeof ESCALATION_ROLES)[number], seconds: number): Promise<void> {
   const decided = q.select({ id: approvalDecisions.memberId }).from(approvalDecisions).where(eq(approvalDecisions.approvalId, a.id));

@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client";
-import { queryable, transaction } from "../../db/transaction";
+import { transaction } from "../../db/transaction";
 import { agents, approvals, members, type ApprovalRow } from "../../db/schema";
 import { env } from "../config/env";
 import { queueMail } from "../mail/send-mail";
+import { drainDue } from "../jobs/due";
 
 /** Who is told an approval waits: the owners and the approvers (SPEC §5). */
 const NOTIFIED_ROLES = ["owner", "approver"] as const;
@@ -34,13 +35,7 @@ export async function notifyApproval(approvalId: string): Promise<boolean> {
 }
 
 /** Notifies every approval not yet notified (tests and the CLI; in the server each is its own run). */
-export async function notifyApprovers(batch = 50): Promise<number> {
-  const q = await queryable();
-  const due = await q.select({ id: approvals.id }).from(approvals).where(isNull(approvals.notifiedAt)).orderBy(asc(approvals.createdAt)).limit(batch);
-  let n = 0;
-  for (const { id } of due) if (await notifyApproval(id)) n++;
-  return n;
-}
+export const notifyApprovers = (): Promise<number> => drainDue(unnotifiedApprovalsSource, notifyApproval);
 
 async function mailAbout(q: Transaction, a: ApprovalRow): Promise<void> {
   const people = await q

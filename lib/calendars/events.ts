@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
-import { rowFromJson } from "../../db/row-json";
+import { jsonValue, rowFromJson } from "../../db/row-json";
 import { calendarEvents, type CalendarEventRow } from "../../db/schema";
 import { notFound } from "../errors";
 import type { Actor } from "../actor";
@@ -40,7 +40,7 @@ export async function cancelEvent(actor: Actor, eventId: string): Promise<Calend
     | { error: { code: "not_found" | "forbidden" } };
   const q = await queryable();
   const { rows } = await q.execute<{ out: Cancelled | string }>(sql`select agentdraft_cancel_event(${JSON.stringify(actorJson(actor))}::jsonb, ${eventId}) as out`);
-  const out: Cancelled = typeof rows[0]!.out === "string" ? JSON.parse(rows[0]!.out) : rows[0]!.out;
+  const out = jsonValue<Cancelled>(rows[0]!.out);
   if ("error" in out) {
     // Another agent's event, to an agent-bound key, is not found: a 403 would confirm it exists.
     throw notFound("event", eventId);

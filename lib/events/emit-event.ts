@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client";
 import { webhookEvents, type WebhookEventRow } from "../../db/schema";
-import { rowFromJson } from "../../db/row-json";
+import { jsonValue, rowFromJson } from "../../db/row-json";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
 import { announceOutbox, type OutboxDelivery } from "./outbox";
@@ -38,7 +38,7 @@ export async function emitEvent(
   const { rows } = await tx.execute<{ emitted: { event: Record<string, unknown>; deliveries: OutboxDelivery[] } | string }>(
     sql`select agentdraft_emit(${actor.workspaceId}, ${event.type}, ${event.agentId ?? null}, ${JSON.stringify(event.data)}::jsonb, ${actor.traceId ?? null}, ${newId("webhookEvent")}) as emitted`,
   );
-  const emitted = typeof rows[0]!.emitted === "string" ? JSON.parse(rows[0]!.emitted) : rows[0]!.emitted;
+  const emitted = jsonValue<{ event: Record<string, unknown>; deliveries: OutboxDelivery[] }>(rows[0]!.emitted);
   announceOutbox(actor.workspaceId, emitted.deliveries, false);
   return rowFromJson(webhookEvents, emitted.event);
 }

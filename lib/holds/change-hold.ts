@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
 import { calendarEvents, holds, type CalendarEventRow, type HoldRow } from "../../db/schema";
-import { rowFromJson } from "../../db/row-json";
+import { jsonValue, rowFromJson } from "../../db/row-json";
 import { env } from "../config/env";
 import { AppError, notFound } from "../errors";
 import type { Actor } from "../actor";
@@ -35,7 +35,7 @@ export async function changeHold(
   const q = await queryable();
   const { rows } = await q.execute<{ changed: Changed | string }>(sql`
     select agentdraft_change_hold(${JSON.stringify(actorJson(actor))}::jsonb, ${holdId}, ${action}, ${ttl}::int, ${min}::int, ${max}::int) as changed`);
-  const out: Changed = typeof rows[0]!.changed === "string" ? JSON.parse(rows[0]!.changed) : rows[0]!.changed;
+  const out = jsonValue<Changed>(rows[0]!.changed);
   if ("error" in out) {
     const e = out.error;
     // Another agent's hold, to an agent-bound key, is not found: a 403 would confirm it exists.

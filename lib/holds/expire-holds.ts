@@ -1,7 +1,9 @@
-import { and, eq, lte, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
-import { holds, type HoldRow } from "../../db/schema";
+import type { HoldRow } from "../../db/schema";
+import { jsonValue } from "../../db/row-json";
 import { announceOutbox, type OutboxDelivery } from "../events/outbox";
+import { drainDue } from "../jobs/due";
 import { cancelWork, scheduleWork } from "../jobs/schedule";
 
 /** The work kind that records one hold's expiry (lib/jobs/registry.ts): a timer at `expires_at`. */
@@ -33,22 +35,11 @@ export async function expireHold(holdId: string): Promise<boolean> {
   const q = await queryable();
   type Expired = { hold: { workspace_id: string }; deliveries: OutboxDelivery[] };
   const { rows } = await q.execute<{ out: Expired | string | null }>(sql`select agentdraft_expire_hold(${holdId}) as out`);
-  const raw = rows[0]?.out;
-  if (!raw) return false;
-  const out: Expired = typeof raw === "string" ? JSON.parse(raw) : raw;
+  const out = jsonValue<Expired | null>(rows[0]?.out ?? null);
+  if (!out) return false;
   await announceOutbox(out.hold.workspace_id, out.deliveries);
   return true;
 }
 
 /** Expires every hold past its TTL now (tests and the CLI; in the server each hold is its own timer). */
-export async function expireHolds(): Promise<number> {
-  const q = await queryable();
-  const due = await q
-    .select({ id: holds.id })
-    .from(holds)
-    .where(and(eq(holds.status, "held"), lte(holds.expiresAt, sql`clock_timestamp()`)))
-    .orderBy(holds.expiresAt);
-  let n = 0;
-  for (const { id } of due) if (await expireHold(id)) n++;
-  return n;
-}
+export const expireHolds = (): Promise<number> => drainDue(heldHoldsSource, expireHold);

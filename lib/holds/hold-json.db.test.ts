@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
+import { jsonValue } from "../../db/row-json";
 import { calendarEvents, holds } from "../../db/schema";
 import { newKey, newWorkspace } from "../../test/helpers/fixtures";
 import { setTestEnv } from "../../test/helpers/env";
@@ -35,7 +36,7 @@ describe("a hold's JSON, from the database and from the API", () => {
     for (const id of [low.hold.id, released.hold.id, expiring.hold.id]) {
       const [h] = await db.select().from(holds).where(eq(holds.id, id));
       const { rows } = await db.execute<{ j: unknown }>(sql`select agentdraft_hold_json(h, array['evt_1']) as j from holds h where h.id = ${id}`);
-      const fromDb = typeof rows[0]!.j === "string" ? JSON.parse(rows[0]!.j) : rows[0]!.j;
+      const fromDb = jsonValue(rows[0]!.j);
       expect(fromDb).toEqual(serializeHold(h!, ["evt_1"]));
     }
   });
@@ -53,7 +54,7 @@ describe("an event's JSON, from the database and from the API", () => {
     const check = async (id: string) => {
       const [e] = await db.select().from(calendarEvents).where(eq(calendarEvents.id, id));
       const { rows } = await db.execute<{ j: unknown }>(sql`select agentdraft_event_json(e) as j from calendar_events e where e.id = ${id}`);
-      expect(typeof rows[0]!.j === "string" ? JSON.parse(rows[0]!.j) : rows[0]!.j).toEqual(serializeCalendarEvent(e!));
+      expect(jsonValue(rows[0]!.j)).toEqual(serializeCalendarEvent(e!));
     };
     await check(events[0]!.id);
     await cancelEvent(key, events[0]!.id);

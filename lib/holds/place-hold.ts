@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
 import { holds, type HoldRow } from "../../db/schema";
-import { rowFromJson } from "../../db/row-json";
+import { jsonValue, rowFromJson } from "../../db/row-json";
 import { AppError, notFound } from "../errors";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
@@ -36,7 +36,7 @@ export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHold
   const { rows } = await q.execute<{ placed: Placed | string }>(sql`
     select agentdraft_place_hold(${JSON.stringify(actorJson(actor))}::jsonb, ${newId("hold")}, ${sql.param(calendarIds)}::text[],
       ${input.start_time}::timestamptz, ${input.end_time}::timestamptz, ${input.priority}::int, ${ttl}::int, ${JSON.stringify(input.metadata ?? {})}::jsonb) as placed`);
-  const placed: Placed = typeof rows[0]!.placed === "string" ? JSON.parse(rows[0]!.placed) : rows[0]!.placed;
+  const placed = jsonValue<Placed>(rows[0]!.placed);
   if ("missing_calendar" in placed) throw notFound("calendar", placed.missing_calendar);
   if ("conflicts" in placed) {
     const { events, external, holds: winners } = placed.conflicts;

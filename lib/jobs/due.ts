@@ -11,7 +11,7 @@ const toItem = (r: Row): WorkItem => ({ id: r.id, workspaceId: r.workspace_id, k
  * `perWorkspace` of any one workspace, taken round by round (each workspace's earliest first),
  * so a tenant with ten thousand due items cannot fill the page and starve the others.
  */
-export async function dueItems(kind: WorkKind, o: { before: Date; limit: number; perWorkspace?: number }): Promise<WorkItem[]> {
+export async function dueItems(kind: Pick<WorkKind, "source">, o: { before: Date; limit: number; perWorkspace?: number }): Promise<WorkItem[]> {
   const q = await queryable();
   const { rows } = await q.execute<Row>(sql`
     select id, workspace_id, key, due_at from (
@@ -35,23 +35,21 @@ export async function nextDueTimes(kinds: WorkKind[]): Promise<Map<string, Date>
   return new Map(rows.filter((r) => r.due_at !== null).map((r) => [r.kind, new Date(r.due_at!)]));
 }
 
-/** Runs every item of a kind that is due now, `concurrency` at a time, until none is left (tests, CLI). */
-export async function drainKind(kind: WorkKind, o: { concurrency?: number; workspaceId?: string } = {}): Promise<number> {
-  let ran = 0;
+/**
+ * Runs every item of a source that is due now, `concurrency` at a time, until none is left, and
+ * counts the runs that did something (tests and the CLI; in the server each item is its own run).
+ * An item is run at most once per drain, so one that stays due cannot spin it.
+ */
+export async function drainDue(source: WorkKind["source"], run: (id: string) => Promise<boolean>, o: { concurrency?: number } = {}): Promise<number> {
+  let done = 0;
   const seen = new Set<string>();
   for (;;) {
-    const due = (await dueItems(kind, { before: new Date(), limit: 200 })).filter(
-      (i) => !seen.has(i.id) && (!o.workspaceId || i.workspaceId === o.workspaceId),
-    );
-    if (due.length === 0) return ran;
-    for (const i of due) seen.add(i.id);
-    const queue = [...due];
+    const queue = (await dueItems({ source }, { before: new Date(), limit: 200 })).filter((i) => !seen.has(i.id));
+    if (queue.length === 0) return done;
+    for (const i of queue) seen.add(i.id);
     await Promise.all(
       Array.from({ length: Math.min(o.concurrency ?? 8, queue.length) }, async () => {
-        for (let item = queue.shift(); item; item = queue.shift()) {
-          await kind.run(item);
-          ran++;
-        }
+        for (let item = queue.shift(); item; item = queue.shift()) if (await run(item.id)) done++;
       }),
     );
   }

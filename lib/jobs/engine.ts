@@ -16,7 +16,7 @@ export type EngineOptions = {
   refillMs?: number;
   log?: (message: string, err?: unknown) => void;
   /** Where due work is read from: the database (tests of the scheduling alone pass another). */
-  store?: { nextDueTimes: typeof nextDueTimes; dueItems: typeof dueItems };
+  store?: { nextDueTimes: typeof nextDueTimes; dueItems: (kind: WorkKind, o: Parameters<typeof dueItems>[1]) => Promise<WorkItem[]> };
 };
 
 type Entry = { kind: WorkKind; item: WorkItem; key: string };
@@ -64,6 +64,8 @@ export function createEngine(o: EngineOptions) {
 
   const entryKey = (kind: string, id: string) => `${kind}\u0000${id}`;
   const groupKey = (kind: string, workspaceId: string) => `${kind}|${workspaceId}`;
+  /** The per-key limit's counter name, or null when the kind or the item has no key. */
+  const limitKey = (e: Entry) => (e.item.key && e.kind.limits.perKey ? `${e.kind.name}|${e.item.key}` : null);
   const bump = (m: Map<string, number>, k: string, by: number) => {
     const n = (m.get(k) ?? 0) + by;
     if (n <= 0) m.delete(k);
@@ -118,7 +120,7 @@ export function createEngine(o: EngineOptions) {
           continue;
         }
         if (running.has(e.key)) continue;
-        const k = e.item.key && e.kind.limits.perKey ? `${e.kind.name}|${e.item.key}` : null;
+        const k = limitKey(e);
         if (k && (perKey.get(k) ?? 0) >= e.kind.limits.perKey!) continue;
         cursor = (cursor + i + 1) % Math.max(groupOrder.length, 1);
         return { entry: e, soonest };
@@ -130,7 +132,7 @@ export function createEngine(o: EngineOptions) {
   function start(e: Entry): void {
     dequeue(e);
     const g = groupKey(e.kind.name, e.item.workspaceId);
-    const k = e.item.key && e.kind.limits.perKey ? `${e.kind.name}|${e.item.key}` : null;
+    const k = limitKey(e);
     running.add(e.key);
     bump(perWorkspace, g, 1);
     bump(perKind, e.kind.name, 1);

@@ -32,22 +32,20 @@ export async function acquireRunnerLock(o: { ttlMs?: number; holder?: string; na
     return rows.length > 0;
   };
   if (!(await take())) return null;
-  let lost = false;
+  // Lost once refused (another process holds it) or once the last renewal could have expired.
+  let refused = false;
   let renewedAt = Date.now();
   const timer = setInterval(() => {
     take()
       .then((ok) => {
         if (ok) renewedAt = Date.now();
-        else lost = true;
+        else refused = true;
       })
-      .catch(() => {
-        // A failed renewal is not yet a lost lease; one that could have expired is.
-        if (Date.now() - renewedAt > ttlMs * 0.8) lost = true;
-      });
+      .catch(() => {}); // a failed renewal is not yet a lost lease; its age decides
   }, ttlMs / 3);
   timer.unref();
   return {
-    lost: () => lost || Date.now() - renewedAt > ttlMs * 0.8,
+    lost: () => refused || Date.now() - renewedAt > ttlMs * 0.8,
     release: async () => {
       clearInterval(timer);
       await db.execute(sql`delete from job_runner_leases where name = ${name} and holder = ${holder}`).catch(() => {});

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 type Sent = { name: string; id?: string; data: Record<string, unknown> };
 const sent: Sent[] = [];
+let requests = 0;
 let answering = true;
 const inngestApi = http.createServer((req, res) => {
   let body = "";
@@ -15,6 +16,7 @@ const inngestApi = http.createServer((req, res) => {
     if (!answering) return req.socket.destroy();
     expect(req.url).toBe("/e/test-event-key");
     const events = JSON.parse(body) as Sent[];
+    requests++;
     sent.push(...events);
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ids: events.map((_, i) => `01TEST${i}`), status: 200 }));
   });
@@ -78,9 +80,11 @@ describe("announcing work to Inngest after commit", () => {
     const keyActor = { type: "key" as const, workspaceId: workspace.id, keyId: row.id, agentId: null };
     const calendar = await createCalendar(actor, { name: "Room" });
     sent.length = 0;
+    requests = 0;
     const { hold } = await placeHold(keyActor, { calendar_ids: [calendar.id], start_time: "2031-03-01T09:00:00Z", end_time: "2031-03-01T10:00:00Z", priority: 10, hold_ttl_seconds: 600, metadata: {} });
     expect(sent.find((e) => e.name === "agentdraft/hold.expire")?.data).toEqual({ id: hold.id, workspace_id: workspace.id, key: "", due_at: hold.expiresAt.toISOString() });
     expect(sent.some((e) => e.name === "agentdraft/audit.seal")).toBe(true);
+    expect(requests).toBe(1); // a commit's announcements (timer, sealing) in one request
     await commitHold(keyActor, hold.id);
     expect(sent.find((e) => e.name === "agentdraft/hold.expire.cancel")?.data).toEqual({ id: hold.id, keep_due_at: "" });
   });

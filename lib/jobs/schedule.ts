@@ -46,7 +46,26 @@ async function dispatch(kind: string, items: WorkItem[]): Promise<void> {
   await sendToInngest(items.map((item) => ({ id: `${kind}:${item.id}:${item.dueAt.getTime()}`, name: workEventName(kind), data: toEventData(item) })));
 }
 
-async function sendToInngest(events: { id?: string; name: string; data: Record<string, unknown> }[]): Promise<void> {
+type InngestEvent = { id?: string; name: string; data: Record<string, unknown> };
+let queued: InngestEvent[] = [];
+let flush: Promise<void> | null = null;
+
+/**
+ * Everything announced in one pass (all the work of one commit: deliveries, timers, sealing) goes
+ * to Inngest in one request: the hooks of a commit run in one synchronous pass, and the batch is
+ * sent on the microtask after it.
+ */
+function sendToInngest(events: InngestEvent[]): Promise<void> {
+  queued.push(...events);
+  return (flush ??= Promise.resolve().then(() => {
+    const batch = queued;
+    queued = [];
+    flush = null;
+    return sendNow(batch);
+  }));
+}
+
+async function sendNow(events: InngestEvent[]): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${SEND_TIMEOUT_MS} ms`)), SEND_TIMEOUT_MS);

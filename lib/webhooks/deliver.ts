@@ -9,7 +9,7 @@ import { signedHeaders } from "./sign";
 import { postPinned } from "./post-pinned";
 import { parseRetryAfter, retryDelayMs } from "./retry-schedule";
 import { disableEndpointInTx } from "./disable-endpoint";
-import { rowFromJson } from "../../db/row-json";
+import { jsonValue, rowFromJson } from "../../db/row-json";
 
 /** An endpoint is disabled when every attempt to it has failed for this long... */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
@@ -146,8 +146,7 @@ async function claim(id: string, now: Date, timeoutMs: number): Promise<{ delive
     from c join webhook_events e on e.id = c.event_id join webhook_endpoints ep on ep.id = c.endpoint_id`);
   const row = rows[0];
   if (!row) return null;
-  const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v) as Record<string, unknown>;
-  return { delivery: rowFromJson(webhookDeliveries, json(row.d)), event: rowFromJson(webhookEvents, json(row.e)), endpoint: rowFromJson(webhookEndpoints, json(row.ep)) };
+  return { delivery: rowFromJson(webhookDeliveries, jsonValue(row.d)), event: rowFromJson(webhookEvents, jsonValue(row.e)), endpoint: rowFromJson(webhookEndpoints, jsonValue(row.ep)) };
 }
 
 /** The outcome could not be written (a bug or a poison row): this delivery fails with the reason, alone. */
