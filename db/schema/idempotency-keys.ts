@@ -18,6 +18,12 @@ export const idempotencyKeys = pgTable(
     responseStatus: integer("response_status").notNull(),
     responseHeaders: jsonb("response_headers").$type<Record<string, string>>().notNull(),
     responseBody: text("response_body").notNull(),
+    /**
+     * Set instead of a response when the request's state change was one statement that stored
+     * this record itself (db/effect.ts): that statement's result, from which the response is
+     * rendered again on replay. responseStatus is then 0.
+     */
+    result: jsonb("result"),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
   },

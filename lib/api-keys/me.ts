@@ -27,11 +27,13 @@ export const getMeOp = defineOperation({
 });
 
 export async function describeKey(key: AuthenticatedKey): Promise<z.infer<typeof meSchema>> {
-  const workspace = await getWorkspace(key.workspaceId);
-  const agent = key.agentId ? serializeAgent(await findAgent(key.workspaceId, key.agentId)) : null;
+  // The door read the workspace's name and the agent with the key; elsewhere they are read here.
+  const name = key.workspaceName ?? (await getWorkspace(key.workspaceId)).name;
+  const agentRow = key.agentId ? (key.agent ?? (await findAgent(key.workspaceId, key.agentId))) : null;
+  const agent = agentRow ? serializeAgent(agentRow) : null;
   return {
     object: "me",
-    workspace: { id: workspace.id, name: workspace.name },
+    workspace: { id: key.workspaceId, name },
     agent,
     api_key: { id: key.id, mode: key.mode },
     scopes: key.scopes ?? [...API_KEY_SCOPES],

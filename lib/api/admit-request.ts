@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import type { ApiKeyScope } from "../../db/schema";
+import { agents, type ApiKeyScope } from "../../db/schema";
+import { jsonValue, rowFromJson } from "../../db/row-json";
+import type { StoredResponse } from "./idempotency";
 import { AppError } from "../errors";
 import { env } from "../config/env";
 import { hashKey } from "../api-keys/key-material";
@@ -19,16 +21,27 @@ type AdmitRow = {
   key_allowed: boolean | null;
   ws_tokens: number | string | null;
   ws_allowed: boolean | null;
+  workspace_name: string;
+  agent: Record<string, unknown> | string | null;
+  stored: Record<string, unknown> | string | null;
+};
+
+export type Admitted = {
+  key: AuthenticatedKey;
+  traceId: string | undefined;
+  /** The response stored for the request's Idempotency-Key, when one was asked for and is live. */
+  stored: StoredResponse | null;
 };
 
 /**
  * The door of every key-authenticated endpoint (/api/v1 and /api/mcp), in one round trip: one
  * statement finds the key by hash, takes a token from its rate-limit bucket and one from its
  * workspace's (many keys of one tenant do not multiply its share), and refreshes `last_used_at`
- * only when it is a minute old. The buckets are an UNLOGGED table: a crash forgets a few tokens,
+ * only when it is a minute old; it also reads the workspace's name, the key's agent and the
+ * response stored for the request's Idempotency-Key, so most requests need no second read. The buckets are an UNLOGGED table: a crash forgets a few tokens,
  * never a hold, and a request costs no WAL flush. The key's limit state goes into `headers`.
  */
-export async function admitRequest(req: Request, headers: Headers): Promise<{ key: AuthenticatedKey; traceId: string | undefined }> {
+export async function admitRequest(req: Request, headers: Headers, idempotencyKey: string | null = null): Promise<Admitted> {
   const traceId = readTraceId(req.headers);
   const secret = bearerKey(req.headers.get("authorization"));
   const e = env();
@@ -50,6 +63,15 @@ export async function admitRequest(req: Request, headers: Headers): Promise<{ ke
       ])}
     )
     select k.*,
+      (select name from workspaces w where w.id = k.workspace_id) as workspace_name,
+      (select to_jsonb(a) from agents a where a.id = k.agent_id) as agent,
+      ${
+        idempotencyKey === null
+          ? sql`null::jsonb`
+          : sql`(select jsonb_build_object('requestHash', s.request_hash, 'responseStatus', s.response_status, 'responseHeaders', s.response_headers,
+                   'responseBody', s.response_body, 'result', s.result)
+                 from idempotency_keys s where s.api_key_id = k.id and s.key = ${idempotencyKey} and s.expires_at > now())`
+      } as stored,
       (select tokens from b where bucket like 'key:%') as key_tokens, (select allowed from b where bucket like 'key:%') as key_allowed,
       (select tokens from b where bucket like 'ws:%') as ws_tokens, (select allowed from b where bucket like 'ws:%') as ws_allowed
     from k`);
@@ -66,6 +88,14 @@ export async function admitRequest(req: Request, headers: Headers): Promise<{ ke
   if (!workspace.allowed) {
     throw new AppError("rate_limited", `Too many requests for this workspace (all its keys together). Retry in ${workspace.retryAfterSeconds} s.`, { scope: "workspace" }, { "retry-after": String(workspace.retryAfterSeconds) });
   }
-  const key: AuthenticatedKey = { id: row.id, workspaceId: row.workspace_id, agentId: row.agent_id, scopes: row.scopes, mode: row.mode };
-  return { key, traceId };
+  const key: AuthenticatedKey = {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    agentId: row.agent_id,
+    scopes: row.scopes,
+    mode: row.mode,
+    workspaceName: row.workspace_name,
+    agent: row.agent === null ? null : rowFromJson(agents, jsonValue(row.agent)),
+  };
+  return { key, traceId, stored: row.stored === null ? null : jsonValue<StoredResponse>(row.stored) };
 }

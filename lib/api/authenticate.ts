@@ -1,4 +1,4 @@
-import type { ApiKeyScope } from "../../db/schema";
+import type { AgentRow, ApiKeyScope } from "../../db/schema";
 import { AppError } from "../errors";
 import { looksLikeKey } from "../api-keys/key-material";
 
@@ -10,6 +10,10 @@ export type AuthenticatedKey = {
   /** null: every scope. */
   scopes: ApiKeyScope[] | null;
   mode: "live" | "test";
+  /** Read by the door with the key (absent where a key is built otherwise). */
+  workspaceName?: string;
+  /** The bound agent's row, read by the door with the key. */
+  agent?: AgentRow | null;
 };
 
 /** last_used_at is refreshed at most this often, so authenticating is a read, not a write per request. */

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { and, eq, gt, lte, sql } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb, type Queryable } from "../../db/client";
 import { transaction } from "../../db/transaction";
+import { capturingEffect, effectRan, replayingEffect } from "../../db/effect";
+import { constraintName, isUniqueViolation } from "../../db/errors";
 import { idempotencyKeys } from "../../db/schema";
 import { AppError } from "../errors";
 import { canonicalJson } from "../audit/canonical-json";
@@ -9,8 +11,10 @@ import { canonicalJson } from "../audit/canonical-json";
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
+export const isIdempotencyKey = (value: string) => KEY_SHAPE.test(value);
+
 export function validateIdempotencyKey(value: string): string {
-  if (!KEY_SHAPE.test(value)) {
+  if (!isIdempotencyKey(value)) {
     throw new AppError("invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters, such as a UUID.");
   }
   return value;
@@ -27,18 +31,27 @@ export function requestFingerprint(method: string, path: string, body: string): 
   return createHash("sha256").update(`${method} ${path}\n${normalised}`).digest("hex");
 }
 
-type Stored = typeof idempotencyKeys.$inferSelect;
+/** A stored response as the door reads it (admit-request.ts) or a query does. */
+export type StoredResponse = Pick<typeof idempotencyKeys.$inferSelect, "requestHash" | "responseStatus" | "responseHeaders" | "responseBody" | "result">;
 
-function replay(stored: Stored, fingerprint: string): Response {
+function checkFingerprint(stored: StoredResponse, fingerprint: string): void {
   if (stored.requestHash !== fingerprint) {
     throw new AppError(
       "idempotency_mismatch",
       "This Idempotency-Key was already used with a different request. Use a new key for a new request.",
     );
   }
-  const headers = new Headers(stored.responseHeaders);
-  headers.set("idempotent-replayed", "true");
-  return new Response(stored.responseBody, { status: stored.responseStatus, headers });
+}
+
+function replayed(res: Response): Response {
+  const out = new Response(res.body, res);
+  out.headers.set("idempotent-replayed", "true");
+  return out;
+}
+
+function replay(stored: StoredResponse, fingerprint: string): Response {
+  checkFingerprint(stored, fingerprint);
+  return replayed(new Response(stored.responseBody, { status: stored.responseStatus, headers: new Headers(stored.responseHeaders) }));
 }
 
 /** Thrown inside the transaction to roll back a request that ended in a 4xx, carrying its response out. */
@@ -60,75 +73,144 @@ async function snapshot(res: Response) {
   return { status: res.status, headers, body };
 }
 
-/**
- * Runs a POST at most once per (API key, Idempotency-Key). The request runs in one
- * transaction that also stores its response, so "stored" and "happened" cannot disagree.
- * A transaction-scoped advisory lock marks it running: a concurrent twin gets 409 at once,
- * and a crash releases the lock with nothing stored, so a retry runs it afresh.
- * 4xx answers are stored too (replayed as they were); 5xx answers are not, so they can be retried.
- */
-export async function runIdempotent(
-  apiKeyId: string,
-  idempotencyKey: string,
-  fingerprint: string,
-  execute: () => Promise<Response>,
-): Promise<Response> {
-  const db = await getDb();
-  const live = and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, idempotencyKey), gt(idempotencyKeys.expiresAt, sql`now()`));
-  const [done] = await db.select().from(idempotencyKeys).where(live);
-  if (done) return replay(done, fingerprint);
+type Snapshot = Awaited<ReturnType<typeof snapshot>>;
+/** 4xx answers are stored (replayed as they were); 5xx and 429 are not, so they can be retried. */
+const storable = (status: number) => status < 500 && status !== 429;
+const expiry = () => new Date(Date.now() + IDEMPOTENCY_TTL_MS);
 
-  const lockKey = idempotencyLockKey(apiKeyId, idempotencyKey);
-  let toStore: Awaited<ReturnType<typeof snapshot>> | undefined;
+export type IdempotentRun = {
+  apiKeyId: string;
+  key: string;
+  fingerprint: string;
+  /** The request's work; an error it throws becomes a response through `render`. */
+  execute: () => Promise<Response>;
+  render: (err: unknown) => Response;
+  /** What the door found stored for this key (undefined: not looked up yet). */
+  stored?: StoredResponse | null;
+  /**
+   * The operation's state change is one `effect` statement (db/effect.ts): that statement
+   * stores the record itself, in the same round trip, instead of a transaction around it all.
+   */
+  statement?: boolean;
+};
+
+/**
+ * Runs a POST at most once per (API key, Idempotency-Key), so "stored" and "happened" cannot
+ * disagree. A one-statement operation stores its record inside its statement: a twin racing
+ * it fails on the record's key, rolls back, and replays the winner. Any other runs in one
+ * transaction that also stores its response, under a transaction-scoped advisory lock: a
+ * concurrent twin gets 409 at once, and a crash releases the lock with nothing stored.
+ */
+export async function runIdempotent(run: IdempotentRun): Promise<Response> {
+  const stored = run.stored === undefined ? await findStored(run.apiKeyId, run.key) : run.stored;
+  if (stored) return replayStored(run, stored);
+  return run.statement ? runStatement(run) : runTransaction(run);
+}
+
+async function replayStored(run: IdempotentRun, stored: StoredResponse): Promise<Response> {
+  if (stored.responseStatus !== 0) return replay(stored, run.fingerprint);
+  checkFingerprint(stored, run.fingerprint);
+  return replayed(await replayingEffect(stored.result, run.execute).catch(run.render));
+}
+
+async function runStatement(run: IdempotentRun, retried = false): Promise<Response> {
+  const idem = { apiKeyId: run.apiKeyId, key: run.key, requestHash: run.fingerprint, expiresAt: expiry() };
+  let res: Response;
+  let ran: boolean;
+  try {
+    ({ value: res, ran } = await capturingEffect(idem, run.execute));
+  } catch (err) {
+    if (isUniqueViolation(err) && constraintName(err) === RECORD_KEY) {
+      // A twin committed first: replay it, or, when its record is past its 24 hours, run afresh.
+      const twin = await findStored(run.apiKeyId, run.key);
+      if (twin) return replayStored(run, twin);
+      if (!retried) {
+        await deleteExpired(await getDb(), run.apiKeyId, run.key);
+        return runStatement(run, true);
+      }
+    }
+    res = run.render(err);
+    ran = effectRan(err);
+  }
+  if (!storable(res.status)) return res;
+  if (!ran) {
+    // Refused before any change (a 4xx from a read): stored afterwards, as nothing changed.
+    const snap = await snapshot(res);
+    await storeSnapshot(await getDb(), run, snap);
+    return new Response(snap.body, { status: snap.status, headers: res.headers });
+  }
+  if (res.status < 400) return res;
+  // A refusal the statement decided (hold_conflict): keep the rendered problem, so a replay
+  // answers the same bytes (its request id included). Nothing is locked any more.
+  const snap = await snapshot(res);
+  const db = await getDb();
+  await db
+    .update(idempotencyKeys)
+    .set({ responseStatus: snap.status, responseHeaders: snap.headers, responseBody: snap.body, result: null })
+    .where(and(eq(idempotencyKeys.apiKeyId, run.apiKeyId), eq(idempotencyKeys.key, run.key)));
+  return new Response(snap.body, { status: snap.status, headers: res.headers });
+}
+
+async function runTransaction(run: IdempotentRun): Promise<Response> {
+  const lockKey = idempotencyLockKey(run.apiKeyId, run.key);
+  let toStore: Snapshot | undefined;
   try {
     return await transaction(async (tx) => {
       const { rows } = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey.toString()}::bigint) as locked`);
       if (!rows[0]?.locked) {
         throw new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still running. Retry after it finishes.", {}, { "retry-after": "1" });
       }
-      const [finished] = await tx.select().from(idempotencyKeys).where(live);
-      if (finished) return replay(finished, fingerprint);
-      await tx.delete(idempotencyKeys).where(
-        and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, idempotencyKey), lte(idempotencyKeys.expiresAt, sql`now()`)),
-      );
+      const [finished] = await tx.select().from(idempotencyKeys).where(live(run.apiKeyId, run.key));
+      if (finished) return replay(finished, run.fingerprint);
+      await deleteExpired(tx, run.apiKeyId, run.key);
 
-      const res = await execute();
+      const res = await run.execute().catch(run.render);
       const snap = await snapshot(res);
       if (snap.status >= 400) {
-        if (snap.status < 500 && snap.status !== 429) toStore = snap;
+        if (storable(snap.status)) toStore = snap;
         throw new RolledBack(new Response(snap.body, { status: snap.status, headers: res.headers }));
       }
-      await tx.insert(idempotencyKeys).values({
-        apiKeyId,
-        key: idempotencyKey,
-        requestHash: fingerprint,
-        responseStatus: snap.status,
-        responseHeaders: snap.headers,
-        responseBody: snap.body,
-        expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
-      });
+      await storeSnapshot(tx, run, snap);
       return new Response(snap.body, { status: snap.status, headers: res.headers });
     });
   } catch (err) {
     if (!(err instanceof RolledBack)) throw err;
-    if (toStore) {
-      // Nothing changed, so storing the error after the rollback is safe; a twin that ran
-      // meanwhile wins the insert.
-      await db
-        .insert(idempotencyKeys)
-        .values({
-          apiKeyId,
-          key: idempotencyKey,
-          requestHash: fingerprint,
-          responseStatus: toStore.status,
-          responseHeaders: toStore.headers,
-          responseBody: toStore.body,
-          expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
-        })
-        .onConflictDoNothing();
-    }
+    // Nothing changed, so storing the error after the rollback is safe; a twin that ran
+    // meanwhile wins the insert.
+    if (toStore) await storeSnapshot(await getDb(), run, toStore);
     return err.response;
   }
+}
+
+const RECORD_KEY = "idempotency_keys_api_key_id_key_pk";
+const live = (apiKeyId: string, key: string) =>
+  and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key), gt(idempotencyKeys.expiresAt, sql`now()`));
+
+async function findStored(apiKeyId: string, key: string): Promise<StoredResponse | null> {
+  const db = await getDb();
+  const [row] = await db.select().from(idempotencyKeys).where(live(apiKeyId, key));
+  return row ?? null;
+}
+
+async function deleteExpired(q: Queryable, apiKeyId: string, key: string): Promise<void> {
+  await q
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key), lte(idempotencyKeys.expiresAt, sql`now()`)));
+}
+
+async function storeSnapshot(q: Queryable, run: IdempotentRun, snap: Snapshot): Promise<void> {
+  await q
+    .insert(idempotencyKeys)
+    .values({
+      apiKeyId: run.apiKeyId,
+      key: run.key,
+      requestHash: run.fingerprint,
+      responseStatus: snap.status,
+      responseHeaders: snap.headers,
+      responseBody: snap.body,
+      expiresAt: expiry(),
+    })
+    .onConflictDoNothing();
 }
 
 /** The advisory lock that marks a request with this key as running. */

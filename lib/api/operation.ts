@@ -18,6 +18,11 @@ export type Operation<Body extends z.ZodType = z.ZodType, Query extends z.ZodTyp
   scope?: ApiKeyScope;
   body?: Body;
   query?: Query;
+  /**
+   * "statement": the operation's state change is one `effect` statement (db/effect.ts), which
+   * stores an Idempotency-Key's record itself; otherwise the request runs in one transaction.
+   */
+  idempotency?: "statement";
   /** Response schemas by status; errors are added from the problem schema. */
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
 };

@@ -5,7 +5,7 @@ import { env } from "../config/env";
 import { requireScope, type AuthenticatedKey } from "./authenticate";
 import { admitRequest } from "./admit-request";
 import { parseJsonBody, readBody } from "./read-body";
-import { runIdempotent, requestFingerprint, validateIdempotencyKey } from "./idempotency";
+import { isIdempotencyKey, runIdempotent, requestFingerprint, validateIdempotencyKey } from "./idempotency";
 import { problemResponse } from "./problem";
 import { newRequestId } from "./request-ids";
 import { queryObject } from "./pagination";
@@ -42,7 +42,8 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
     const requestId = newRequestId();
     const headers = new Headers({ "x-request-id": requestId });
     try {
-      const { key, traceId } = await admitRequest(req, headers);
+      const idempotencyKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
+      const { key, traceId, stored } = await admitRequest(req, headers, idempotencyKey !== null && isIdempotencyKey(idempotencyKey) ? idempotencyKey : null);
       requireScope(key, op.scope);
 
       const url = new URL(req.url);
@@ -69,13 +70,17 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
         query,
       };
 
-      const idempotencyKey = req.headers.get("idempotency-key");
       let res: Response;
-      if (req.method === "POST" && idempotencyKey !== null) {
-        const fingerprint = requestFingerprint(req.method, url.pathname + url.search, raw);
-        res = await runIdempotent(key.id, validateIdempotencyKey(idempotencyKey), fingerprint, () =>
-          handler(ctx).catch((err) => problemResponse(err, requestId)),
-        );
+      if (idempotencyKey !== null) {
+        res = await runIdempotent({
+          apiKeyId: key.id,
+          key: validateIdempotencyKey(idempotencyKey),
+          fingerprint: requestFingerprint(req.method, url.pathname + url.search, raw),
+          execute: () => handler(ctx),
+          render: (err) => problemResponse(err, requestId),
+          stored,
+          statement: op.idempotency === "statement",
+        });
       } else {
         res = await handler(ctx);
       }

@@ -1,24 +1,29 @@
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { transaction, queryable } from "../../db/transaction";
+import { queryable } from "../../db/transaction";
+import { effect } from "../../db/effect";
+import { rowFromJson } from "../../db/row-json";
 import { calendars, type CalendarRow } from "../../db/schema";
 import { newId } from "../ids";
 import { notFound } from "../errors";
 import type { Actor } from "../actor";
-import { appendAudit } from "../audit/append-audit";
+import { scheduleSeal } from "../audit/seal-chain";
+import { actorJson } from "../events/outbox";
 import { page, type Pagination } from "../api/pagination";
 import { createCalendarInput } from "./schemas";
 
 export async function createCalendar(actor: Actor, input: z.input<typeof createCalendarInput>): Promise<CalendarRow> {
   const { name, description, timezone } = createCalendarInput.parse(input);
-  return transaction(async (tx) => {
-    const [row] = await tx
-      .insert(calendars)
-      .values({ id: newId("calendar"), workspaceId: actor.workspaceId, name, description: description ?? null, timezone })
-      .returning();
-    await appendAudit(tx, [{ actor, action: "calendar.created", resource: { type: "calendar", id: row!.id }, summary: { name, timezone } }]);
-    return row!;
-  });
+  const a = actorJson(actor);
+  // One statement: the calendar and its audit entry (an idempotent request's record joins it).
+  const out = await effect<Record<string, unknown>>(
+    sql`select to_jsonb(c) as out, agentdraft_audit(${JSON.stringify(a)}::jsonb, ${a.agent_id}, 'calendar.created', 'calendar', c.id,
+          jsonb_build_object('name', c.name, 'timezone', c.timezone)) from c`,
+    sql`c as (insert into calendars (id, workspace_id, name, description, timezone)
+              values (${newId("calendar")}, ${actor.workspaceId}, ${name}, ${description ?? null}, ${timezone}) returning *)`,
+  );
+  await scheduleSeal(new Date());
+  return rowFromJson(calendars, out);
 }
 
 export async function getCalendar(workspaceId: string, id: string): Promise<CalendarRow> {

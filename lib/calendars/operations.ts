@@ -10,6 +10,7 @@ export const createCalendarOp = defineOperation({
   path: "/v1/calendars",
   operationId: "createCalendar",
   summary: "Create a calendar (a bookable resource: a person, a room, a cluster)",
+  idempotency: "statement",
   tag,
   scope: "calendar",
   body: createCalendarInput,

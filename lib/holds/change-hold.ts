@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { queryable } from "../../db/transaction";
+import { effect } from "../../db/effect";
 import { calendarEvents, holds, type CalendarEventRow, type HoldRow } from "../../db/schema";
-import { jsonValue, rowFromJson } from "../../db/row-json";
+import { rowFromJson } from "../../db/row-json";
 import { env } from "../config/env";
 import { AppError, notFound } from "../errors";
 import type { Actor } from "../actor";
@@ -32,10 +32,8 @@ export async function changeHold(
 ): Promise<{ hold: HoldRow; events: CalendarEventRow[] }> {
   const ttl = ttlSeconds === undefined ? null : resolveTtl(ttlSeconds);
   const { HOLD_TTL_MIN_SECONDS: min, HOLD_TTL_MAX_SECONDS: max } = env();
-  const q = await queryable();
-  const { rows } = await q.execute<{ changed: Changed | string }>(sql`
-    select agentdraft_change_hold(${JSON.stringify(actorJson(actor))}::jsonb, ${holdId}, ${action}, ${ttl}::int, ${min}::int, ${max}::int) as changed`);
-  const out = jsonValue<Changed>(rows[0]!.changed);
+  const out = await effect<Changed>(sql`
+    select agentdraft_change_hold(${JSON.stringify(actorJson(actor))}::jsonb, ${holdId}, ${action}, ${ttl}::int, ${min}::int, ${max}::int) as out`);
   if ("error" in out) {
     const e = out.error;
     // Another agent's hold, to an agent-bound key, is not found: a 403 would confirm it exists.

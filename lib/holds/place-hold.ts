@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { queryable } from "../../db/transaction";
+import { effect } from "../../db/effect";
 import { holds, type HoldRow } from "../../db/schema";
-import { jsonValue, rowFromJson } from "../../db/row-json";
+import { rowFromJson } from "../../db/row-json";
 import { AppError, notFound } from "../errors";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
@@ -32,11 +32,9 @@ type Placed =
 export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHoldInput): Promise<PlaceHoldResult> {
   const ttl = resolveTtl(input.hold_ttl_seconds);
   const calendarIds = [...new Set(input.calendar_ids)].sort();
-  const q = await queryable();
-  const { rows } = await q.execute<{ placed: Placed | string }>(sql`
+  const placed = await effect<Placed>(sql`
     select agentdraft_place_hold(${JSON.stringify(actorJson(actor))}::jsonb, ${newId("hold")}, ${sql.param(calendarIds)}::text[],
-      ${input.start_time}::timestamptz, ${input.end_time}::timestamptz, ${input.priority}::int, ${ttl}::int, ${JSON.stringify(input.metadata ?? {})}::jsonb) as placed`);
-  const placed = jsonValue<Placed>(rows[0]!.placed);
+      ${input.start_time}::timestamptz, ${input.end_time}::timestamptz, ${input.priority}::int, ${ttl}::int, ${JSON.stringify(input.metadata ?? {})}::jsonb) as out`);
   if ("missing_calendar" in placed) throw notFound("calendar", placed.missing_calendar);
   if ("conflicts" in placed) {
     const { events, external, holds: winners } = placed.conflicts;

@@ -22,12 +22,13 @@ export async function runTool(tool: McpTool, ctx: ToolContext, args: Args): Prom
     if (tool.write && idempotencyKey !== undefined) {
       const request = tool.write(rest);
       const fingerprint = requestFingerprint("POST", `/api${request.path}`, request.body === undefined ? "" : JSON.stringify(request.body));
-      const res = await runIdempotent(ctx.key.id, validateIdempotencyKey(idempotencyKey), fingerprint, () =>
-        tool
-          .run(ctx, rest)
-          .then((data) => json(data, request.status ?? 200))
-          .catch((err) => problemResponse(err, ctx.requestId)),
-      );
+      const res = await runIdempotent({
+        apiKeyId: ctx.key.id,
+        key: validateIdempotencyKey(idempotencyKey),
+        fingerprint,
+        execute: () => tool.run(ctx, rest).then((data) => json(data, request.status ?? 200)),
+        render: (err) => problemResponse(err, ctx.requestId),
+      });
       const body = (await res.json()) as unknown;
       return res.ok ? success(tool, body) : problemResult(body as ProblemBody);
     }
