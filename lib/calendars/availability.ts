@@ -1,34 +1,41 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
-import { calendarEvents, externalBusyIntervals, holds } from "../../db/schema";
+import { jsonValue } from "../../db/row-json";
+import { notFound } from "../errors";
 import { isLive, overlaps } from "../holds/live";
-import { getCalendar } from "./calendars";
 
 type Interval = { start: number; end: number };
 
-/** Free/busy for [from, to): confirmed events, imported Google busy time and live holds are busy; the rest is free. */
+type Busy = { start_time: string; end_time: string; kind: "event" | "external_busy" | "hold"; id: string; priority: number | null; expires_at: string | null };
+
+/**
+ * Free/busy for [from, to): confirmed events, imported Google busy time and live holds are busy;
+ * the rest is free. One statement reads the calendar's existence and only the busy columns.
+ */
 export async function availability(workspaceId: string, calendarId: string, from: Date, to: Date) {
-  await getCalendar(workspaceId, calendarId);
   const q = await queryable();
   const range = sql`tstzrange(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz, '[)')`;
-  const events = await q
-    .select()
-    .from(calendarEvents)
-    .where(and(eq(calendarEvents.calendarId, calendarId), eq(calendarEvents.status, "confirmed"), sql`${calendarEvents.span} && ${range}`));
-  const external = await q
-    .select()
-    .from(externalBusyIntervals)
-    .where(and(eq(externalBusyIntervals.calendarId, calendarId), sql`${externalBusyIntervals.span} && ${range}`));
-  const live = await q
-    .select()
-    .from(holds)
-    .where(and(eq(holds.workspaceId, workspaceId), sql`${holds.calendarIds} @> array[${calendarId}]::text[]`, isLive, overlaps(from, to)));
-
-  const busy = [
-    ...events.map((e) => ({ start_time: e.startTime, end_time: e.endTime, kind: "event" as const, id: e.id, priority: null, expires_at: null })),
-    ...external.map((b) => ({ start_time: b.startTime, end_time: b.endTime, kind: "external_busy" as const, id: b.id, priority: null, expires_at: null })),
-    ...live.map((h) => ({ start_time: h.startTime, end_time: h.endTime, kind: "hold" as const, id: h.id, priority: h.priority, expires_at: h.expiresAt.toISOString() })),
-  ].sort((a, b) => a.start_time.getTime() - b.start_time.getTime());
+  const { rows } = await q.execute<{ found: boolean; busy: Busy[] | string }>(sql`
+    select exists (select 1 from calendars where id = ${calendarId} and workspace_id = ${workspaceId}) as found,
+      coalesce((select jsonb_agg(jsonb_build_object('start_time', b.start_time, 'end_time', b.end_time, 'kind', b.kind, 'id', b.id,
+                 'priority', b.priority, 'expires_at', b.expires_at) order by b.start_time, b.id)
+        from (
+          select e.start_time, e.end_time, 'event' as kind, e.id, null::int as priority, null::timestamptz as expires_at
+            from calendar_events e where e.calendar_id = ${calendarId} and e.status = 'confirmed' and e.span && ${range}
+          union all
+          select x.start_time, x.end_time, 'external_busy', x.id, null, null
+            from external_busy_intervals x where x.calendar_id = ${calendarId} and x.span && ${range}
+          union all
+          select holds.start_time, holds.end_time, 'hold', holds.id, holds.priority, holds.expires_at
+            from holds where holds.workspace_id = ${workspaceId} and holds.calendar_ids @> array[${calendarId}]::text[] and ${isLive} and ${overlaps(from, to)}
+        ) b), '[]'::jsonb) as busy`);
+  if (!rows[0]?.found) throw notFound("calendar", calendarId);
+  const busy = jsonValue<Busy[]>(rows[0].busy).map((b) => ({
+    ...b,
+    start_time: new Date(b.start_time),
+    end_time: new Date(b.end_time),
+    expires_at: b.expires_at === null ? null : new Date(b.expires_at).toISOString(),
+  }));
 
   // Merge busy intervals, clipped to the window; the gaps are free.
   const merged: Interval[] = [];
