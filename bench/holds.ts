@@ -60,10 +60,10 @@ const pickSlot = (slots: number) => {
  */
 async function countStatements(url: string, key: string, calendarId: string, counter: () => number) {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const tries: Record<string, number[]> = { "place hold": [], "commit hold": [], "release hold": [], "GET /v1/me": [] };
-  const measure = async (name: string, path: string, body?: unknown) => {
+  const tries: Record<string, number[]> = { "place hold": [], "commit hold": [], "release hold": [], "place hold with Idempotency-Key": [], "GET /v1/me": [] };
+  const measure = async (name: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
     const before = counter();
-    const res = await fetch(`${url}${path}`, { method: body === undefined ? "GET" : "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}${path}`, { method: body === undefined ? "GET" : "POST", headers: { ...headers, ...extra }, body: body === undefined ? undefined : JSON.stringify(body) });
     const json = (await res.json()) as { id?: string };
     tries[name]!.push(counter() - before);
     return json;
@@ -73,6 +73,7 @@ async function countStatements(url: string, key: string, calendarId: string, cou
     const slot = (n: number) => ({ start_time: new Date(start + n * SLOT_MS).toISOString(), end_time: new Date(start + (n + 1) * SLOT_MS).toISOString(), priority: 50, hold_ttl_seconds: 30 });
     await measure("commit hold", `/api/v1/holds/${(await measure("place hold", `/api/v1/calendars/${calendarId}/holds`, slot(0))).id}/commit`, {});
     await measure("release hold", `/api/v1/holds/${(await measure("place hold", `/api/v1/calendars/${calendarId}/holds`, slot(1))).id}/release`, {});
+    await measure("place hold with Idempotency-Key", `/api/v1/calendars/${calendarId}/holds`, { ...slot(1), priority: 0 }, { "idempotency-key": `bench-${start}` });
     await measure("GET /v1/me", "/api/v1/me");
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
