@@ -49,14 +49,16 @@ export async function connectBenchDatabase(env: Record<string, string>): Promise
 }
 
 /** Builds (unless BENCH_SKIP_BUILD=1) and starts `next start` on a loopback port; resolves when it answers. */
-export async function startNextServer(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startNextServer(env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   if (process.env.BENCH_SKIP_BUILD !== "1" || !fs.existsSync(".next/BUILD_ID")) {
     console.error("building the app (next build)…");
     const built = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
     if (built.status !== 0) throw new Error("next build failed");
   }
   const port = 4100 + Math.floor(Math.random() * 800);
-  const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server (written when it stops).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -72,6 +74,7 @@ export async function startNextServer(env: Record<string, string>): Promise<{ ur
   }
   return {
     url,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());

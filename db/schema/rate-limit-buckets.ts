@@ -7,4 +7,7 @@ export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   /** Whether the last request took a token: set by the same locked update, so it is that request's answer. */
   allowed: boolean("allowed").notNull(),
+  /** The bucket's limits as of its last request (agentdraft_take_tokens reads them from the upsert). */
+  rate: doublePrecision("rate"),
+  burst: doublePrecision("burst"),
 });

@@ -7,9 +7,10 @@ import { AppError } from "../errors";
 import { env } from "../config/env";
 import { hashKey } from "../api-keys/key-material";
 import { bearerKey, LAST_USED_PRECISION_SECONDS, unauthorized, type AuthenticatedKey } from "./authenticate";
-import { bucketUpsert, rateLimitResult } from "./rate-limit";
+import { rateLimitResult } from "./rate-limit";
 import { readTraceId } from "./request-ids";
 
+/** What agentdraft_admit (db/migrations) answers for a known key. */
 type AdmitRow = {
   id: string;
   workspace_id: string;
@@ -22,8 +23,8 @@ type AdmitRow = {
   ws_tokens: number | string | null;
   ws_allowed: boolean | null;
   workspace_name: string;
-  agent: Record<string, unknown> | string | null;
-  stored: Record<string, unknown> | string | null;
+  agent: Record<string, unknown> | null;
+  stored: StoredResponse | null;
 };
 
 export type Admitted = {
@@ -35,11 +36,13 @@ export type Admitted = {
 
 /**
  * The door of every key-authenticated endpoint (/api/v1 and /api/mcp), in one round trip: one
- * statement finds the key by hash, takes a token from its rate-limit bucket and one from its
- * workspace's (many keys of one tenant do not multiply its share), and refreshes `last_used_at`
- * only when it is a minute old; it also reads the workspace's name, the key's agent and the
- * response stored for the request's Idempotency-Key, so most requests need no second read. The buckets are an UNLOGGED table: a crash forgets a few tokens,
- * never a hold, and a request costs no WAL flush. The key's limit state goes into `headers`.
+ * statement (agentdraft_admit, whose plans Postgres keeps per connection) finds the key by hash,
+ * takes a token from its rate-limit bucket and one from its workspace's (many keys of one tenant
+ * do not multiply its share), refreshes `last_used_at` only when it is a minute old, and reads
+ * the workspace's name, the key's agent and the response stored for the request's
+ * Idempotency-Key, so most requests need no second read. The buckets are an UNLOGGED table: a
+ * crash forgets a few tokens, never a hold, and a request costs no WAL flush. The key's limit
+ * state goes into `headers`.
  */
 export async function admitRequest(req: Request, headers: Headers, idempotencyKey: string | null = null): Promise<Admitted> {
   const traceId = readTraceId(req.headers);
@@ -48,34 +51,10 @@ export async function admitRequest(req: Request, headers: Headers, idempotencyKe
   const perKey = { rate: e.API_RATE_LIMIT_PER_SECOND, burst: e.API_RATE_LIMIT_BURST };
   const perWorkspace = { rate: e.API_WORKSPACE_RATE_LIMIT_PER_SECOND, burst: e.API_WORKSPACE_RATE_LIMIT_BURST };
   const db = await getDb();
-  const { rows } = await db.execute<AdmitRow>(sql`
-    with k as (
-      select id, workspace_id, agent_id, scopes, mode, revoked_at is not null as revoked from api_keys where hash = ${hashKey(secret)}
-    ), used as (
-      update api_keys set last_used_at = now()
-      where id = (select id from k where not revoked)
-        and (last_used_at is null or last_used_at < now() - make_interval(secs => ${LAST_USED_PRECISION_SECONDS}))
-      returning 1
-    ), b as (
-      ${bucketUpsert([
-        { name: sql`(select 'key:' || id from k where not revoked)`, prefix: "key:", ...perKey },
-        { name: sql`(select 'ws:' || workspace_id from k where not revoked)`, prefix: "ws:", ...perWorkspace },
-      ])}
-    )
-    select k.*,
-      (select name from workspaces w where w.id = k.workspace_id) as workspace_name,
-      (select to_jsonb(a) from agents a where a.id = k.agent_id) as agent,
-      ${
-        idempotencyKey === null
-          ? sql`null::jsonb`
-          : sql`(select jsonb_build_object('requestHash', s.request_hash, 'responseStatus', s.response_status, 'responseHeaders', s.response_headers,
-                   'responseBody', s.response_body, 'result', s.result)
-                 from idempotency_keys s where s.api_key_id = k.id and s.key = ${idempotencyKey} and s.expires_at > now())`
-      } as stored,
-      (select tokens from b where bucket like 'key:%') as key_tokens, (select allowed from b where bucket like 'key:%') as key_allowed,
-      (select tokens from b where bucket like 'ws:%') as ws_tokens, (select allowed from b where bucket like 'ws:%') as ws_allowed
-    from k`);
-  const row = rows[0];
+  const { rows } = await db.execute<{ out: AdmitRow | string | null }>(sql`
+    select agentdraft_admit(${hashKey(secret)}, ${idempotencyKey}, ${LAST_USED_PRECISION_SECONDS}::int,
+      ${perKey.rate}::float8, ${perKey.burst}::float8, ${perWorkspace.rate}::float8, ${perWorkspace.burst}::float8) as out`);
+  const row = rows[0]?.out ? jsonValue<AdmitRow>(rows[0].out) : undefined;
   if (!row) throw unauthorized("This API key is not valid.");
   if (row.revoked) throw unauthorized("This API key has been revoked.");
   const limit = rateLimitResult(Number(row.key_tokens), Boolean(row.key_allowed), perKey);
@@ -95,7 +74,7 @@ export async function admitRequest(req: Request, headers: Headers, idempotencyKe
     scopes: row.scopes,
     mode: row.mode,
     workspaceName: row.workspace_name,
-    agent: row.agent === null ? null : rowFromJson(agents, jsonValue(row.agent)),
+    agent: row.agent ? rowFromJson(agents, row.agent) : null,
   };
-  return { key, traceId, stored: row.stored === null ? null : jsonValue<StoredResponse>(row.stored) };
+  return { key, traceId, stored: row.stored ?? null };
 }

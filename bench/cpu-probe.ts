@@ -1,0 +1,104 @@
+// npm run bench:cpu [-- --seconds N] — CPU time per request of each process on the hold path
+// (the Next.js server, the Postgres backends of the benchmark's database, the load generator),
+// beside the bare route. CPU time per request, unlike requests per second, barely moves when
+// other work shares the machine, so it shows where the hold path's cost goes.
+import fs from "node:fs";
+import { benchDatabase, connectBenchDatabase, startNextServer, SERVER_ENV, machine, writeResults } from "./setup";
+import { closeDb } from "../db/client";
+import { newWorkspaceWithKey } from "./fixtures";
+import { createCalendars, runHoldsScenario } from "../lib/loadtest/holds-scenario";
+import { runLoad } from "../lib/loadtest/run-load";
+import { httpClient } from "../lib/loadtest/http-client";
+import { table } from "../lib/loadtest/stats";
+
+const SECONDS = process.argv.includes("--seconds") ? Number(process.argv[process.argv.indexOf("--seconds") + 1]) : 8;
+const AGENTS = 50;
+const TICK_MS = 1000 / 100; // USER_HZ on Linux
+
+/** User + system CPU ms of one process (all its threads). */
+function cpuOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0; // ended: its time is gone with it (backends here live as long as the pool)
+  }
+}
+
+/** The Postgres backends serving one database (their process titles name it). */
+function backendsOf(database: string): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return fs.readFileSync(`/proc/${d}/cmdline`, "utf8").includes(` ${database} `);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const db = await benchDatabase(process.argv);
+const database = new URL(db.env.DATABASE_URL ?? "postgres://x/none").pathname.slice(1);
+await connectBenchDatabase(db.env);
+const ws = await newWorkspaceWithKey("bench-cpu");
+await closeDb();
+const server = await startNextServer({ ...db.env, ...SERVER_ENV });
+const serverPid = server.pid;
+const calendarIds = await createCalendars(server.url, ws.key, 200, "cpu");
+
+async function measure(name: string, perAttempt: number, work: () => Promise<{ count: number }>) {
+  const pids = () => [serverPid, ...backendsOf(database)];
+  const before = new Map(pids().map((p) => [p, cpuOf(p)]));
+  const self0 = process.cpuUsage();
+  const { count } = await work();
+  const self = process.cpuUsage(self0);
+  let serverMs = 0;
+  let pgMs = 0;
+  for (const p of pids()) {
+    const d = cpuOf(p) - (before.get(p) ?? 0);
+    if (p === serverPid) serverMs += d;
+    else pgMs += d;
+  }
+  const requests = count * perAttempt;
+  const per = (ms: number) => Math.round((ms / requests) * 1000) / 1000;
+  return { name, requests, "server ms/req": per(serverMs), "postgres ms/req": per(pgMs), "load generator ms/req": per((self.user + self.system) / 1000) };
+}
+
+const rows = [];
+try {
+  const client = httpClient(AGENTS);
+  rows.push(
+    await measure("bare route GET /api/ping", 1, async () => {
+      const s = await runLoad({ concurrency: AGENTS, seconds: SECONDS }, async () => String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status));
+      return { count: s.requests };
+    }),
+  );
+  rows.push(
+    await measure("GET /api/v1/me", 1, async () => {
+      const s = await runLoad({ concurrency: AGENTS, seconds: SECONDS }, async () =>
+        String((await client.request(`${server.url}/api/v1/me`, { method: "GET", headers: { authorization: `Bearer ${ws.key}` } })).status),
+      );
+      return { count: s.requests };
+    }),
+  );
+  client.close();
+  let placements = 0;
+  rows.push(
+    await measure("hold attempt (place, then commit or release), 200 calendars", 1, async () => {
+      const s = await runHoldsScenario({ url: server.url, key: ws.key, calendarIds, slots: 48, commitShare: 0.5 }, { concurrency: AGENTS, seconds: SECONDS });
+      placements = s.requests;
+      return { count: s.requests + (s.outcomes.granted ?? 0) };
+    }),
+  );
+  console.log(`\nCPU time per request — ${db.label}, ${SECONDS} s per row, ${AGENTS} clients (${placements} placements)\n`);
+  console.log(table(rows));
+  const file = writeResults(`cpu-${db.label}`, { benchmark: "cpu", database: db.label, seconds: SECONDS, machine: machine(), rows });
+  console.log(`\nresults: ${file}\nreproduce: npm run bench:cpu -- --db postgres`);
+} finally {
+  await server.stop();
+  await db.drop();
+}
