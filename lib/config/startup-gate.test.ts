@@ -1,11 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "./env";
 import { recordStartupCheck, resetStartupGate } from "./startup-gate";
 import { gatedRoute } from "../api/startup-gated";
 import { plainJsonRoute } from "../api/plain-route";
 import { closeDb } from "../../db/client";
+import { refuseToStartIfMisconfigured } from "./check-startup";
 
-const saved = { DATABASE_URL: process.env.DATABASE_URL, AGENTDRAFT_DATA_DIR: process.env.AGENTDRAFT_DATA_DIR };
+const saved = { DATABASE_URL: process.env.DATABASE_URL, AGENTDRAFT_DATA_DIR: process.env.AGENTDRAFT_DATA_DIR, VERCEL: process.env.VERCEL, WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS };
 afterEach(async () => {
   resetStartupGate();
   await closeDb();
@@ -54,5 +55,29 @@ describe("the start-up gate (what Vercel answers instead of exiting)", () => {
     expect((await ok(new Request("http://localhost/x"))).status).toBe(200);
     recordStartupCheck(null);
     expect((await inbound(new Request("http://localhost/x", { method: "POST" }))).status).toBe(200);
+  });
+
+  it("at start, exits on a configuration problem, except on Vercel, where requests answer it", async () => {
+    const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      process.env.WEBHOOK_ALLOWED_HOSTS = "10.0.0.0/99";
+      resetEnvCache();
+      await refuseToStartIfMisconfigured();
+      expect(exit).toHaveBeenCalledWith(1);
+      exit.mockClear();
+
+      process.env.VERCEL = "1";
+      process.env.DATABASE_URL = "postgres://u:p@127.0.0.1:1/x";
+      resetEnvCache();
+      await refuseToStartIfMisconfigured();
+      expect(exit).not.toHaveBeenCalled();
+      const res = await ok(new Request("http://localhost/x"));
+      expect(res.status).toBe(503);
+      expect((await res.json()).detail).toMatch(/WEBHOOK_ALLOWED_HOSTS: bad CIDR/);
+    } finally {
+      exit.mockRestore();
+      logged.mockRestore();
+    }
   });
 });
