@@ -9,6 +9,7 @@ import { newKey, newWorkspace } from "../../test/helpers/fixtures";
 import { setTestEnv } from "../../test/helpers/env";
 import { createEndpoint } from "../webhooks/create-endpoint";
 import { emitEvent } from "../events/emit-event";
+import { recordStartupCheck, resetStartupGate } from "../config/startup-gate";
 
 setTestEnv({ WEBHOOK_ALLOWED_HOSTS: "127.0.0.1/32" });
 const health = (headers: Record<string, string> = {}) => GET(new Request("http://localhost/api/health", { headers }));
@@ -69,5 +70,18 @@ describe("GET /api/health", () => {
       await db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id));
       await db.delete(outboundMail).where(eq(outboundMail.id, mailId));
     }
+  });
+
+  it("is degraded while the start-up checks refuse to serve, and tells the details why", async () => {
+    const { workspace } = await newWorkspace();
+    const { key } = await newKey(workspace.id);
+    recordStartupCheck({ reason: "RESEND_API_KEY is not set: set it.", transient: false });
+    try {
+      expect(await (await health()).json()).toEqual({ status: "degraded" });
+      expect(await (await health({ authorization: `Bearer ${key}` })).json()).toMatchObject({ status: "degraded", startup_problem: "RESEND_API_KEY is not set: set it." });
+    } finally {
+      resetStartupGate();
+    }
+    expect((await (await health({ authorization: `Bearer ${key}` })).json()).startup_problem).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { getDb, getDriver } from "../../db/client";
 import { migrationStatus } from "../../db/migration-status";
 import { describeFailure } from "../describe-failure";
 import { backgroundHealth, backlogIsStale, type BackgroundHealth } from "./background-health";
+import { startupProblem } from "../config/startup-gate";
 
 export type HealthStatus = "ok" | "degraded" | "down";
 
@@ -21,12 +22,14 @@ export type Health = {
     migrations: { applied: number; pending: number } | null;
   };
   background?: BackgroundHealth | null;
+  /** Why the start-up checks refuse to serve (lib/config/startup-gate.ts), when they do. */
+  startup_problem?: string | null;
 };
 
 /** `degraded`: reachable, but migrations are pending or some background work waits far longer than it should. */
 export async function checkHealth(o: { details?: boolean } = {}): Promise<Health> {
   const started = performance.now();
-  let health: Required<Health>;
+  let health: Omit<Required<Health>, "startup_problem"> & Pick<Health, "startup_problem">;
   try {
     const db = await getDb();
     await db.execute(sql`select 1`);
@@ -44,5 +47,9 @@ export async function checkHealth(o: { details?: boolean } = {}): Promise<Health
     console.error(`[health] database unreachable: ${describeFailure(err).message}`);
     health = { status: "down", database: { reachable: false, driver: null, latency_ms: null, migrations: null }, background: null };
   }
+  // A deployment the start-up checks refuse is not ok, whatever its database says.
+  const problem = await startupProblem();
+  if (problem && health.status === "ok") health.status = "degraded";
+  health.startup_problem = problem?.reason ?? null;
   return o.details ? health : { status: health.status };
 }
