@@ -45,6 +45,8 @@ export default defineConfig({
       AGENTDRAFT_SETUP_TOKEN: E2E_SETUP_TOKEN,
       AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
       INBOUND_SECRET: "e2e-inbound-secret-0123456789",
+      // No Resend here: mail is captured and read in the web app, on purpose.
+      MAIL_CAPTURE_ONLY: "1",
       // The scenario's agent receives its webhooks on loopback.
       WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
       GOOGLE_CLIENT_ID: "fake-client-id.apps.googleusercontent.com",

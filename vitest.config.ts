@@ -13,13 +13,13 @@ const dbTests = ["**/*.db.test.ts"];
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    exclude: ["node_modules/**", "e2e/**", ".next/**", ".data/**"],
+    exclude: ["node_modules/**", "e2e/**", ".next/**", ".data/**", "test/instances/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["**/*.test.ts"], exclude: [...dbTests, "node_modules/**", "e2e/**", ".next/**"] },
+        test: { name: "unit", include: ["**/*.test.ts"], exclude: [...dbTests, "node_modules/**", "e2e/**", ".next/**", "test/instances/**"] },
       },
       {
         extends: true,

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { startupProblem } from "@/lib/config/startup-gate";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -7,10 +8,24 @@ export const metadata: Metadata = {
   description: "The coordination layer for teams of AI agents.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // A deployment that cannot serve (start-up checks) says why instead of failing page by page.
+  const problem = await startupProblem();
   return (
     <html lang="en">
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
+      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+        {problem ? (
+          <main className="mx-auto max-w-xl p-8">
+            <h1 className="text-xl font-semibold">{problem.transient ? "AgentDraft is starting" : "AgentDraft is not configured correctly"}</h1>
+            <p className="mt-4" role="alert">
+              {problem.reason}
+            </p>
+            {problem.transient ? <p className="mt-2 text-slate-600">Reload in a moment.</p> : null}
+          </main>
+        ) : (
+          children
+        )}
+      </body>
     </html>
   );
 }

@@ -91,6 +91,7 @@ export const SERVER_ENV = {
   API_WORKSPACE_RATE_LIMIT_PER_SECOND: "1000000000",
   AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
   AUTH_SECRET: randomBytes(32).toString("base64"),
+  MAIL_CAPTURE_ONLY: "1",
 };
 
 export function writeResults(name: string, results: unknown): string {

@@ -2,6 +2,7 @@ import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as schema from "./schema";
 import { resolveDatabaseConfig, type DatabaseConfig, type DriverName } from "./config";
 import { lockDataDir } from "./pglite-lock";
+import { openNeonPool } from "./neon-pool";
 
 /**
  * The drizzle database. All three drivers (PGlite, Neon, node-postgres) expose the same
@@ -33,19 +34,8 @@ async function open(config: DatabaseConfig): Promise<Opened> {
       return { db, driver: "pglite", close: async () => { await client.close(); release(); } };
     }
     case "neon": {
-      const { Pool, neonConfig } = await import("@neondatabase/serverless");
       const { drizzle } = await import("drizzle-orm/neon-serverless");
-      if (typeof WebSocket === "undefined") neonConfig.webSocketConstructor = (await import("ws")).default;
-      if (config.wsProxy) {
-        // A local WebSocket-to-TCP proxy (Neon's documented local-development setup): plain ws, no pipelining.
-        const proxy = config.wsProxy;
-        neonConfig.wsProxy = (host, port) => `${proxy.replace(/\/$/, "")}?address=${host}:${port}`;
-        neonConfig.useSecureWebSocket = false;
-        neonConfig.pipelineTLS = false;
-        neonConfig.pipelineConnect = false;
-      }
-      const pool = new Pool({ connectionString: config.url, max: config.poolMax });
-      pool.on("error", (err: Error) => console.error("[db] idle client error:", err.message));
+      const pool = await openNeonPool(config);
       const db = drizzle({ client: pool, schema }) as unknown as Database;
       return { db, driver: "neon", close: () => pool.end() };
     }

@@ -3,7 +3,7 @@ import { ConfigError, env, type Env } from "../lib/config/env";
 
 export type DatabaseConfig =
   | { driver: "pglite"; dataDir: string }
-  | { driver: "neon"; url: string; directUrl: string; wsProxy?: string; poolMax: number }
+  | { driver: "neon"; url: string; directUrl: string; wsProxy?: string; poolMax: number; idleTimeoutMs: number }
   | { driver: "pg"; url: string; directUrl: string; poolMax: number };
 
 export type DriverName = DatabaseConfig["driver"];
@@ -11,7 +11,7 @@ export type DriverName = DatabaseConfig["driver"];
 const NEON_HOST = /\.neon\.(tech|build)$/i;
 
 /** Picks the driver from DATABASE_URL: unset → embedded PGlite, a Neon host → Neon, else node-postgres. */
-type DatabaseEnv = Pick<Env, "DATABASE_URL" | "DATABASE_DRIVER" | "AGENTDRAFT_DATA_DIR" | "NEON_WS_PROXY" | "DATABASE_POOL_MAX"> & Partial<Pick<Env, "DATABASE_URL_UNPOOLED">>;
+type DatabaseEnv = Pick<Env, "DATABASE_URL" | "DATABASE_DRIVER" | "AGENTDRAFT_DATA_DIR" | "NEON_WS_PROXY" | "DATABASE_POOL_MAX"> & Partial<Pick<Env, "DATABASE_URL_UNPOOLED" | "DATABASE_IDLE_TIMEOUT_MS">>;
 
 export function resolveDatabaseConfig(e: DatabaseEnv = env()): DatabaseConfig {
   const url = e.DATABASE_URL;
@@ -34,7 +34,7 @@ export function resolveDatabaseConfig(e: DatabaseEnv = env()): DatabaseConfig {
   }
   if (!parsed.hostname) throw new ConfigError("DATABASE_URL has no host name.");
   if (e.DATABASE_DRIVER === "neon" || (!e.DATABASE_DRIVER && NEON_HOST.test(parsed.hostname))) {
-    return { driver: "neon", url, directUrl: e.DATABASE_URL_UNPOOLED ?? url, wsProxy: e.NEON_WS_PROXY, poolMax: e.DATABASE_POOL_MAX };
+    return { driver: "neon", url, directUrl: e.DATABASE_URL_UNPOOLED ?? url, wsProxy: e.NEON_WS_PROXY, poolMax: e.DATABASE_POOL_MAX, idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS ?? 5_000 };
   }
   return { driver: "pg", url, directUrl: e.DATABASE_URL_UNPOOLED ?? url, poolMax: e.DATABASE_POOL_MAX };
 }

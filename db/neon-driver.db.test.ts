@@ -6,6 +6,7 @@ import { closeDb, getDb, getDriver } from "./client";
 import { runMigrations } from "./migrate";
 import { agents } from "./schema";
 import { newAgent, newWorkspace } from "../test/helpers/fixtures";
+import { openNeonPool } from "./neon-pool";
 
 // Drives the production driver (@neondatabase/serverless Pool over WebSocket) for real,
 // through a local WebSocket-to-TCP proxy to this run's Postgres database.
@@ -50,5 +51,25 @@ describe.runIf(process.env.AGENTDRAFT_TEST_DB === "postgres")("Neon serverless d
     expect(after?.description).toBeNull();
     const { rows } = await db.execute<{ n: number }>(sql`select 1 + 1 as n`);
     expect(Number(rows[0]?.n)).toBe(2);
+  });
+
+  it("closes idle connections after the short idle timeout, and attaches the pool to Vercel's function lifecycle there", async () => {
+    const config = { url: process.env.DATABASE_URL!, poolMax: 2, idleTimeoutMs: 200, wsProxy: process.env.NEON_WS_PROXY };
+    const pool = await openNeonPool(config);
+    expect(pool.listenerCount("release")).toBe(0);
+    await pool.query("select 1");
+    expect(pool.totalCount).toBe(1);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(pool.totalCount).toBe(0); // nothing left open to go stale across a freeze
+    await pool.end();
+
+    process.env.VERCEL = "1";
+    try {
+      const onVercel = await openNeonPool(config);
+      expect(onVercel.listenerCount("release")).toBe(1); // attachDatabasePool waits for idle clients to close
+      await onVercel.end();
+    } finally {
+      delete process.env.VERCEL;
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { assertReadyToServe } from "../config/startup-gate";
 import { problemResponse } from "./problem";
 import { newRequestId } from "./request-ids";
 
@@ -9,6 +10,7 @@ export function plainJsonRoute(handle: (req: Request) => Promise<unknown>) {
   return async (req: Request): Promise<Response> => {
     const requestId = newRequestId();
     try {
+      await assertReadyToServe();
       return Response.json(await handle(req), { headers: { "x-request-id": requestId } });
     } catch (err) {
       return problemResponse(err, requestId, { "x-request-id": requestId });

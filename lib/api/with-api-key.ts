@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Actor } from "../actor";
 import { AppError } from "../errors";
 import { env } from "../config/env";
+import { assertReadyToServe } from "../config/startup-gate";
 import { requireScope, type AuthenticatedKey } from "./authenticate";
 import { admitRequest } from "./admit-request";
 import { parseJsonBody, readBody } from "./read-body";
@@ -42,6 +43,7 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
     const requestId = newRequestId();
     const headers = new Headers({ "x-request-id": requestId });
     try {
+      await assertReadyToServe();
       const idempotencyKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
       const { key, traceId, stored } = await admitRequest(req, headers, idempotencyKey !== null && isIdempotencyKey(idempotencyKey) ? idempotencyKey : null);
       requireScope(key, op.scope);

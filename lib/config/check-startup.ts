@@ -4,9 +4,14 @@ import { getDb } from "../../db/client";
 import { describeFailure } from "../describe-failure";
 import { env } from "./env";
 import { parseAllowlist } from "../webhooks/ssrf-guard";
-import { jobRunnerMode } from "../jobs/job-runner-mode";
+import { embeddedRefusal, jobRunnerMode } from "../jobs/job-runner-mode";
 import { authSecretProblem } from "./auth-secret";
 import { googleConfigProblem } from "../google/config";
+import { productionMailProblem } from "./mail-settings";
+import { platformProblem } from "./platform";
+
+/** Why this server cannot serve; `transient` when it may pass by itself (the database still waking). */
+export type StartupProblem = { reason: string; transient: boolean };
 
 /** Background-work and webhook settings that would otherwise fail later, quietly. */
 function checkJobsAndWebhooks(): string | null {
@@ -16,50 +21,95 @@ function checkJobsAndWebhooks(): string | null {
   } catch (err) {
     return (err as Error).message;
   }
-  if (e.NODE_ENV === "production" && e.INNGEST_DEV) {
+  if (e.NODE_ENV !== "production") return null;
+  if (e.INNGEST_DEV) {
     return "INNGEST_DEV is set in production: it would serve /api/inngest without verifying Inngest's signatures. Unset it and set INNGEST_SIGNING_KEY.";
   }
-  if (e.NODE_ENV === "production" && jobRunnerMode() === "inngest" && !e.INNGEST_SIGNING_KEY) {
+  if (jobRunnerMode() === "embedded") {
+    const refusal = embeddedRefusal();
+    if (refusal) return refusal;
+  }
+  if (jobRunnerMode() === "inngest" && !e.INNGEST_SIGNING_KEY) {
     return "Background jobs are set to run on Inngest, but INNGEST_SIGNING_KEY is not set: Inngest's calls could not be verified.";
+  }
+  if (jobRunnerMode() === "inngest" && !e.INNGEST_EVENT_KEY) {
+    return "Background jobs run on Inngest, but INNGEST_EVENT_KEY is not set: work could not be announced, and would wait for the 5-minute sweeper. Set INNGEST_EVENT_KEY (the Inngest integration sets both keys).";
   }
   return null;
 }
 
-/**
- * Checks the configuration a server needs before it serves: the environment parses, the
- * production auth secret is set, and a Postgres server named by DATABASE_URL answers. Returns a sentence describing the first
- * problem, or null. The embedded database stays lazy (opened on first request).
- */
-export async function checkStartup(): Promise<string | null> {
+/** Every setting that can be judged without the network, in the order an operator would fix them. */
+function configurationProblem(): string | null {
+  const e = env();
+  if (e.NODE_ENV === "production" && !e.AGENTDRAFT_ENCRYPTION_KEYS) {
+    return "AGENTDRAFT_ENCRYPTION_KEYS is required in production (comma-separated; make one with: openssl rand -base64 32).";
+  }
+  return checkJobsAndWebhooks() ?? googleConfigProblem() ?? authSecretProblem() ?? productionMailProblem() ?? platformProblem();
+}
+
+const PING_TIMEOUT_MS = 10_000;
+
+/** A Postgres server named by DATABASE_URL answers `select 1` within the timeout. Throws if not. */
+async function pingDatabase(timeoutMs: number): Promise<void> {
+  const db = await getDb();
+  let timer: NodeJS.Timeout | undefined;
   try {
-    if (env().NODE_ENV === "production" && !env().AGENTDRAFT_ENCRYPTION_KEYS) {
-      return "AGENTDRAFT_ENCRYPTION_KEYS is required in production (comma-separated; make one with: openssl rand -base64 32).";
-    }
-    const jobs = checkJobsAndWebhooks();
-    if (jobs) return jobs;
-    const google = googleConfigProblem();
-    if (google) return google;
-    const secretProblem = authSecretProblem();
-    if (secretProblem) return secretProblem;
-    const config = resolveDatabaseConfig();
-    if (config.driver === "pglite") return null;
-    const db = await getDb();
     await Promise.race([
       db.execute(sql`select 1`),
-      new Promise((_, reject) => setTimeout(() => reject(Object.assign(new Error("timeout"), { code: "ETIMEDOUT" })), 10_000).unref()),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error("timeout"), { code: "ETIMEDOUT" })), timeoutMs);
+        timer.unref();
+      }),
     ]);
-    return null;
-  } catch (err) {
-    return describeFailure(err).message;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-/** Refuse to serve with a broken configuration, with a message an operator can act on. */
+/**
+ * The configuration a server needs before it serves: the environment parses, the production
+ * secrets and services are set (each problem says what to set), and a Postgres server named by
+ * DATABASE_URL answers. A database that does not answer (a Neon compute waking from suspend) is
+ * transient: requests get 503 until it does. The embedded database stays lazy.
+ */
+export async function diagnoseStartup(o: { pingTimeoutMs?: number } = {}): Promise<StartupProblem | null> {
+  try {
+    const problem = configurationProblem();
+    if (problem) return { reason: problem, transient: false };
+    if (resolveDatabaseConfig().driver === "pglite") return null;
+  } catch (err) {
+    return { reason: describeFailure(err).message, transient: false };
+  }
+  try {
+    await pingDatabase(o.pingTimeoutMs ?? PING_TIMEOUT_MS);
+    return null;
+  } catch (err) {
+    const failure = describeFailure(err);
+    return { reason: failure.message, transient: failure.code === "database_unreachable" || failure.code === "error" };
+  }
+}
+
+/** The first problem's sentence, or null. */
+export async function checkStartup(): Promise<string | null> {
+  return (await diagnoseStartup())?.reason ?? null;
+}
+
+/**
+ * Runs the checks as the server starts (instrumentation.ts). Elsewhere than on Vercel a broken
+ * configuration refuses to start, with a message an operator can act on; on Vercel, where an
+ * exit is only FUNCTION_INVOCATION_FAILED, requests answer 503 with the reason instead
+ * (startup-gate.ts). A database still waking never stops the process: requests retry it.
+ */
 export async function refuseToStartIfMisconfigured(): Promise<void> {
   if (process.env.NEXT_PHASE === "phase-production-build") return;
-  const problem = await checkStartup();
-  if (problem) {
-    console.error(`\nAgentDraft cannot start: ${problem}\n`);
-    process.exit(1);
+  const { recordStartupCheck } = await import("./startup-gate");
+  const problem = await diagnoseStartup();
+  recordStartupCheck(problem);
+  if (!problem) return;
+  if (problem.transient || process.env.VERCEL) {
+    console.error(`\nAgentDraft is not ready: ${problem.reason} Requests answer 503 until this is fixed${problem.transient ? " (checked again on the next request)" : ""}.\n`);
+    return;
   }
+  console.error(`\nAgentDraft cannot start: ${problem.reason}\n`);
+  process.exit(1);
 }

@@ -10,6 +10,8 @@ const envSchema = z.object({
   AGENTDRAFT_DATA_DIR: z.string().trim().min(1).default(".data"),
   NEON_WS_PROXY: z.string().trim().min(1).optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  /** Neon driver: an idle connection is closed after this long (short, so a frozen serverless instance keeps none that went stale). */
+  DATABASE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** Token bucket per API key: sustained requests per second, and the burst it allows. */
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
@@ -31,8 +33,8 @@ const envSchema = z.object({
   MAIL_RESERVED_LOCAL_PARTS: z.string().default(""),
   /** Bearer secret for POST /api/inbound/raw. Unset: that endpoint refuses every request. */
   INBOUND_SECRET: z.string().min(16, "use at least 16 characters").optional(),
-  /** Largest inbound message (raw bytes, attachments included). */
-  MAIL_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /** Largest inbound message (raw bytes, attachments included). Default 10 MiB; 4 MiB on Vercel (its request bodies stop at 4.5 MB). */
+  MAIL_MAX_BYTES: z.coerce.number().int().min(1024).default(() => (process.env.VERCEL ? 4 * 1024 * 1024 : 10 * 1024 * 1024)),
   /** Hard limits on what one message may contain; over one, it is refused whole with a reason (SPEC §10). */
   MAIL_MAX_HEADER_BYTES: z.coerce.number().int().min(4096).default(256 * 1024),
   MAIL_MAX_MIME_PARTS: z.coerce.number().int().min(2).default(250),
@@ -86,6 +88,11 @@ const envSchema = z.object({
   /** Set: mail is sent through Resend. Unset: mail is captured in the database and shown in the web app. */
   RESEND_API_KEY: z.string().trim().min(1).optional(),
   MAIL_FROM: z.string().trim().min(3).default("AgentDraft <agentdraft@localhost>"),
+  /** Set (to 1) to run production without RESEND_API_KEY on purpose: mail is only captured in the database, never sent. */
+  MAIL_CAPTURE_ONLY: z
+    .enum(["true", "false", "1", "0"])
+    .transform((v) => v === "true" || v === "1")
+    .optional(),
   /** Resend's API address; set only to point the client at another server (a local fake in tests). */
   RESEND_BASE_URL: z.url().optional(),
   /** The signing secret (`whsec_...`) of the Resend webhook that posts to /api/inbound/resend. */

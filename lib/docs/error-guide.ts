@@ -22,5 +22,6 @@ export const ERROR_GUIDE: Record<ErrorCode, string> = {
   unsupported_media_type: "The content type is not accepted; the API takes `application/json`.",
   rate_limited: "Too many requests for this key. Wait `retry-after` seconds; `ratelimit-remaining` shows the budget.",
   internal_error: "Something failed on the server. Nothing was half-done; retry, and quote `request_id` if it persists.",
-  service_unavailable: "The feature is not configured on this server (for example inbound mail without INBOUND_SECRET).",
+  service_unavailable:
+    "The feature is not configured on this server (for example inbound mail without INBOUND_SECRET), or the deployment cannot serve yet: `reason` is `misconfigured` (`detail` names the setting to fix) or `database_unavailable` (the database is waking up: retry after `retry-after` seconds).",
 };

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Auth } from "googleapis";
+import type { OAuth2Client } from "google-auth-library";
 import { queryable } from "../../db/transaction";
 import { googleConnections, type GoogleConnectionRow } from "../../db/schema";
 import { AppError } from "../errors";
@@ -8,11 +8,11 @@ import { newOAuthClient } from "./oauth-client";
 import { googleFailure } from "./quota";
 
 // One OAuth client per connection and sealed token, so access tokens are reused until they expire.
-const clients = new Map<string, { sealed: string; client: Auth.OAuth2Client }>();
+const clients = new Map<string, { sealed: string; client: OAuth2Client }>();
 export const forgetClient = (connectionId: string) => clients.delete(connectionId);
 
 /** An OAuth client acting as the connection's Google account (refreshing its access token as needed). */
-export function authorizedClient(connection: GoogleConnectionRow): Auth.OAuth2Client {
+export function authorizedClient(connection: GoogleConnectionRow): OAuth2Client {
   if (connection.status === "revoked" || !connection.refreshTokenSealed) {
     throw new AppError("conflict", `Google connection ${connection.id} is disconnected.`);
   }

@@ -1,4 +1,4 @@
-import type { calendar_v3 } from "googleapis";
+import type { calendar_v3 } from "@googleapis/calendar";
 
 /** The private extended property that marks an event AgentDraft exported (never imported back). */
 export const EXPORT_EVENT_PROPERTY = "agentdraft_event_id";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
-import { Auth } from "googleapis";
+import { CodeChallengeMethod, type Credentials } from "google-auth-library";
 import { queryable, transaction } from "../../db/transaction";
 import { googleCalendarLinks, googleConnections, type GoogleConnectionRow, type MemberRow } from "../../db/schema";
 import { AppError, notFound } from "../errors";
@@ -38,7 +38,7 @@ export function startGoogleConnect(member: MemberRow, redirectUri: string): { ur
     scope: GOOGLE_SCOPES,
     state,
     code_challenge: challenge,
-    code_challenge_method: Auth.CodeChallengeMethod.S256,
+    code_challenge_method: CodeChallengeMethod.S256,
   });
   const pending: PendingConnect = { state, verifier, workspaceId: member.workspaceId, memberId: member.id, redirectUri, exp: Date.now() + STATE_TTL_MS };
   return { url, cookie: seal(JSON.stringify(pending)) };
@@ -81,7 +81,7 @@ export async function completeGoogleConnect(
   if (!input.code) throw new AppError("invalid_request", "Google sent no authorization code. Connect again.");
 
   const client = newOAuthClient(pending.redirectUri);
-  let tokens: Auth.Credentials;
+  let tokens: Credentials;
   try {
     ({ tokens } = await client.getToken({ code: input.code, codeVerifier: pending.verifier, redirect_uri: pending.redirectUri }));
   } catch (err) {

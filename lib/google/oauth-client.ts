@@ -1,4 +1,5 @@
-import { google, type calendar_v3, type Auth } from "googleapis";
+import { calendar, type calendar_v3 } from "@googleapis/calendar";
+import { OAuth2Client } from "google-auth-library";
 import { AppError } from "../errors";
 import { googleConfig, type GoogleConfig } from "./config";
 
@@ -11,9 +12,9 @@ export function requireGoogleConfig(): GoogleConfig {
 }
 
 /** An OAuth 2.0 client for the configured Google project, with its endpoints (overridable for tests and self-hosters). */
-export function newOAuthClient(redirectUri?: string): Auth.OAuth2Client {
+export function newOAuthClient(redirectUri?: string): OAuth2Client {
   const c = requireGoogleConfig();
-  return new google.auth.OAuth2({
+  return new OAuth2Client({
     clientId: c.clientId,
     clientSecret: c.clientSecret,
     redirectUri,
@@ -25,7 +26,7 @@ export function newOAuthClient(redirectUri?: string): Auth.OAuth2Client {
  * The Calendar v3 client acting with `auth`, at the configured root URL. gaxios' own retries
  * are off: retrying (quota backoff, job retries) is decided in quota.ts and by the jobs.
  */
-export function calendarClient(auth: Auth.OAuth2Client): calendar_v3.Calendar {
+export function calendarClient(auth: OAuth2Client): calendar_v3.Calendar {
   const c = requireGoogleConfig();
-  return google.calendar({ version: "v3", auth, rootUrl: c.apiRootUrl, retry: false, timeout: 20_000 });
+  return calendar({ version: "v3", auth, rootUrl: c.apiRootUrl, retry: false, timeout: 20_000 });
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lte, lt, or, sql } from "drizzle-orm";
-import type { calendar_v3 } from "googleapis";
+import type { calendar_v3 } from "@googleapis/calendar";
 import type { Transaction } from "../../db/client";
 import { queryable, transaction } from "../../db/transaction";
 import { externalBusyIntervals, googleCalendarLinks, googleConnections, googleEventExports, type GoogleCalendarLinkRow, type GoogleConnectionRow } from "../../db/schema";

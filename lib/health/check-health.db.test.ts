@@ -1,23 +1,87 @@
 import { describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
 import { GET } from "../../app/api/health/route";
+import { getDb } from "../../db/client";
+import { transaction } from "../../db/transaction";
+import { outboundMail, webhookDeliveries } from "../../db/schema";
+import { newId } from "../ids";
+import { newKey, newWorkspace } from "../../test/helpers/fixtures";
+import { setTestEnv } from "../../test/helpers/env";
+import { createEndpoint } from "../webhooks/create-endpoint";
+import { emitEvent } from "../events/emit-event";
+import { recordStartupCheck, resetStartupGate } from "../config/startup-gate";
+
+setTestEnv({ WEBHOOK_ALLOWED_HOSTS: "127.0.0.1/32" });
+const health = (headers: Record<string, string> = {}) => GET(new Request("http://localhost/api/health", { headers }));
+const driver = ({ postgres: "pg", pooled: "neon" } as Record<string, string>)[process.env.AGENTDRAFT_TEST_DB ?? ""] ?? "pglite";
 
 describe("GET /api/health", () => {
-  it("reports the database reachable, its driver and no pending migrations", async () => {
-    const res = await GET();
+  it("tells anyone only ok, degraded or down", async () => {
+    const res = await health();
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  it("shows an API key of any scope the database and background work, and refuses a wrong key", async () => {
+    const { workspace } = await newWorkspace();
+    const { key } = await newKey(workspace.id, { scopes: ["audit"] });
+    const res = await health({ authorization: `Bearer ${key}` });
+    expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({
       status: "ok",
-      database: {
-        reachable: true,
-        driver: ({ postgres: "pg", pooled: "neon" } as Record<string, string>)[process.env.AGENTDRAFT_TEST_DB ?? ""] ?? "pglite",
-        migrations: { pending: 0 },
+      database: { reachable: true, driver, migrations: { applied: expect.any(Number), pending: 0 } },
+      background: {
+        outbox_events: { pending: expect.any(Number) },
+        webhook_deliveries: { pending: expect.any(Number) },
+        queued_mail: { pending: expect.any(Number) },
+        unsealed_audit_entries: expect.any(Number),
       },
     });
     expect(body.database.latency_ms).toBeGreaterThanOrEqual(0);
-    // Anyone may call it: it names no migration (nothing about the schema's history).
-    expect(body.database.migrations).toEqual({ applied: expect.any(Number), pending: 0 });
-    expect(JSON.stringify(body)).not.toMatch(/foundation|audit|_[a-z]+_/);
+    // It names no migration (nothing about the schema's history).
+    expect(JSON.stringify(body)).not.toMatch(/foundation|_[a-z]+_[a-z]+_idx/);
+
+    const wrong = await health({ authorization: "Bearer ad_live_not-a-real-key-0000000000000000000000" });
+    expect(wrong.status).toBe(401);
+    expect((await wrong.json()).code).toBe("unauthorized");
+  });
+
+  it("reports the age of the oldest waiting delivery and mail, unsealed audit entries, and degraded once work is stale", async () => {
+    const { workspace, actor } = await newWorkspace();
+    const { key } = await newKey(workspace.id);
+    const endpoint = await createEndpoint(actor, { url: "http://127.0.0.1:9/never" });
+    await transaction((tx) => emitEvent(tx, actor, { type: "email.received", data: { n: 1 } }));
+    const db = await getDb();
+    // Twenty minutes behind: a delivery and a system mail that nobody has sent.
+    await db.update(webhookDeliveries).set({ createdAt: sql`now() - interval '20 minutes'` }).where(eq(webhookDeliveries.endpointId, endpoint.id));
+    const mailId = newId("outboundMail");
+    await db.insert(outboundMail).values({ id: mailId, workspaceId: workspace.id, from: "a@agents.localhost", to: ["b@example.com"], subject: "s", text: "t", kind: "test", status: "queued", nextAttemptAt: new Date(Date.now() + 3_600_000), createdAt: new Date(Date.now() - 30 * 60_000) });
+    try {
+      const body = await (await health({ authorization: `Bearer ${key}` })).json();
+      expect(body.status).toBe("degraded");
+      expect(body.background.webhook_deliveries.pending).toBeGreaterThanOrEqual(1);
+      expect(body.background.webhook_deliveries.oldest_age_seconds).toBeGreaterThanOrEqual(20 * 60 - 5);
+      expect(body.background.queued_mail.oldest_age_seconds).toBeGreaterThanOrEqual(30 * 60 - 5);
+      expect(body.background.unsealed_audit_entries).toBeGreaterThanOrEqual(1); // no sealing job runs in this test
+      expect(await (await health()).json()).toEqual({ status: "degraded" });
+    } finally {
+      await db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id));
+      await db.delete(outboundMail).where(eq(outboundMail.id, mailId));
+    }
+  });
+
+  it("is degraded while the start-up checks refuse to serve, and tells the details why", async () => {
+    const { workspace } = await newWorkspace();
+    const { key } = await newKey(workspace.id);
+    recordStartupCheck({ reason: "RESEND_API_KEY is not set: set it.", transient: false });
+    try {
+      expect(await (await health()).json()).toEqual({ status: "degraded" });
+      expect(await (await health({ authorization: `Bearer ${key}` })).json()).toMatchObject({ status: "degraded", startup_problem: "RESEND_API_KEY is not set: set it." });
+    } finally {
+      resetStartupGate();
+    }
+    expect((await (await health({ authorization: `Bearer ${key}` })).json()).startup_problem).toBeNull();
   });
 });

@@ -3,7 +3,9 @@ import { resolveDatabaseConfig } from "../../db/config";
 import { enabledCrons, enabledKinds } from "./registry";
 import { createEngine, type Engine } from "./engine";
 import { acquireRunnerLock } from "./runner-lock";
-import { jobRunnerMode } from "./job-runner-mode";
+import { embeddedRefusal, jobRunnerMode } from "./job-runner-mode";
+
+export { embeddedRefusal };
 import { setLocalEngine } from "./schedule";
 
 const globalForRunner = globalThis as unknown as { __agentdraftRunner?: Engine };
@@ -15,17 +17,6 @@ const globalForRunner = globalThis as unknown as { __agentdraftRunner?: Engine }
  */
 function idlePollMs(): number {
   return env().JOB_IDLE_POLL_MS ?? (resolveDatabaseConfig().driver === "pglite" ? 60_000 : 2_000);
-}
-
-/** Why the embedded engine will not start here, or null when it may. */
-export function embeddedRefusal(): string | null {
-  if (process.env.VERCEL && env().JOB_RUNNER !== "embedded") {
-    return (
-      "Background work is not running: the embedded engine does not start on Vercel, where functions freeze between requests. " +
-      "Configure Inngest (set INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY, see the README's Deployment section), or set JOB_RUNNER=embedded to run it anyway."
-    );
-  }
-  return null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { AppError } from "../errors";
 import { env } from "../config/env";
+import { assertReadyToServe } from "../config/startup-gate";
 import { admitRequest } from "../api/admit-request";
 import { problemResponse } from "../api/problem";
 import { newRequestId } from "../api/request-ids";
@@ -15,6 +16,7 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   const requestId = newRequestId();
   const headers = new Headers({ "x-request-id": requestId });
   try {
+    await assertReadyToServe();
     const { key, traceId } = await admitRequest(req, headers);
     const parsedBody = await readMcpMessage(req);
 

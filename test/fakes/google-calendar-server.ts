@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A local stand-in for Google Calendar and Google's OAuth endpoints, speaking their REST
- * protocol for the endpoints AgentDraft uses, so the real `googleapis` client can be pointed at
+ * protocol for the endpoints AgentDraft uses, so the real Google client libraries (`@googleapis/calendar`, `google-auth-library`) can be pointed at
  * it (`rootUrl`, OAuth2Client `endpoints`). Listens on 127.0.0.1 only. Hooks inject quota
  * errors, lost responses and expired sync tokens.
  */

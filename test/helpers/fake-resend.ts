@@ -24,6 +24,8 @@ type Failure = { status: number; name: string; message: string };
 export async function startFakeResend(opts: { apiKey?: string } = {}) {
   const apiKey = opts.apiKey ?? "re_test_key";
   const sent: SentEmail[] = [];
+  /** The Idempotency-Key of every POST /emails that got this far (replays included). */
+  const attempts: (string | null)[] = [];
   const byIdempotencyKey = new Map<string, { id: string; fingerprint: string }>();
   const received = new Map<string, ReceivedEmail>();
   const failures: Failure[] = [];
@@ -56,6 +58,7 @@ export async function startFakeResend(opts: { apiKey?: string } = {}) {
         }
         if (!payload.from || !payload.to || !payload.subject) return error(422, "validation_error", "The `from`, `to` and `subject` fields are required.");
         const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
+        attempts.push(idempotencyKey);
         if (idempotencyKey) {
           const seen = byIdempotencyKey.get(idempotencyKey);
           if (seen && seen.fingerprint !== body) return error(409, "invalid_idempotent_request", "Same idempotency key used with a different request payload.");
@@ -99,6 +102,7 @@ export async function startFakeResend(opts: { apiKey?: string } = {}) {
     url: `http://127.0.0.1:${port}`,
     apiKey,
     sent,
+    attempts,
     /** The next POST /emails answers with this error instead (queue several for several). */
     failNext(status: number, name = status >= 500 ? "application_error" : "validation_error", message = `fake failure ${status}`) {
       failures.push({ status, name, message });

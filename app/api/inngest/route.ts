@@ -3,6 +3,7 @@ import { inngest } from "@/inngest/client";
 import { inngestFunctions } from "@/inngest/functions";
 import { jobRunnerMode } from "@/lib/jobs/job-runner-mode";
 import { env } from "@/lib/config/env";
+import { gatedRoute } from "@/lib/api/startup-gated";
 
 // Inngest calls this to discover and run the background functions. With the embedded engine
 // (no Inngest keys) there is nothing to serve: a clear 404 instead of the SDK's signing-key error.
@@ -18,6 +19,6 @@ const notServed = () =>
 const serveInngest = () => (handlers ??= serve({ client: inngest, functions: inngestFunctions() }));
 
 export const maxDuration = 300;
-export const GET = (...args: Args) => (served() ? serveInngest().GET(...args) : notServed());
-export const POST = (...args: Args) => (served() ? serveInngest().POST(...args) : notServed());
-export const PUT = (...args: Args) => (served() ? serveInngest().PUT(...args) : notServed());
+export const GET = gatedRoute((...args: Args) => (served() ? serveInngest().GET(...args) : notServed()));
+export const POST = gatedRoute((...args: Args) => (served() ? serveInngest().POST(...args) : notServed()));
+export const PUT = gatedRoute((...args: Args) => (served() ? serveInngest().PUT(...args) : notServed()));

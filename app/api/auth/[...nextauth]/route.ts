@@ -1,11 +1,12 @@
 import { NextRequest } from "next/server";
 import { handlers } from "@/lib/auth/auth";
 import { guardWebAuthnOptions } from "@/lib/auth/webauthn-options-guard";
+import { gatedRoute } from "@/lib/api/startup-gated";
 
 // Auth.js endpoints: passkey options, callbacks, session, sign-out. The passkey-options
 // endpoint never tells whether an account exists for an email (lib/auth/webauthn-options-guard.ts).
-export const POST = handlers.POST;
-export async function GET(req: NextRequest) {
+export const POST = gatedRoute(handlers.POST);
+export const GET = gatedRoute(async (req: NextRequest) => {
   const guarded = await guardWebAuthnOptions(req);
   return handlers.GET(guarded === req ? req : new NextRequest(guarded));
-}
+});

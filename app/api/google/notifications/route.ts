@@ -1,9 +1,10 @@
 import { acceptNotification } from "@/lib/google/push-channel";
 import { problemResponse } from "@/lib/api/problem";
 import { newRequestId } from "@/lib/api/request-ids";
+import { gatedRoute } from "@/lib/api/startup-gated";
 
 // POST /api/google/notifications — Google Calendar push notifications (events.watch channels)
-export async function POST(req: Request) {
+export const POST = gatedRoute(async (req: Request) => {
   const requestId = newRequestId();
   const h = req.headers;
   try {
@@ -17,4 +18,4 @@ export async function POST(req: Request) {
   } catch (err) {
     return problemResponse(err, requestId, { "x-request-id": requestId });
   }
-}
+});

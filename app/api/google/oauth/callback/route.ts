@@ -3,9 +3,10 @@ import { currentMember } from "@/lib/auth/current-member";
 import { completeGoogleConnect } from "@/lib/google/connections";
 import { takeGoogleOAuthCookie } from "@/lib/google/oauth-cookie";
 import { actionError } from "@/lib/auth/member-action";
+import { gatedRoute } from "@/lib/api/startup-gated";
 
 // GET /api/google/oauth/callback?code&state — Google sends the browser back here after consent
-export async function GET(req: NextRequest) {
+export const GET = gatedRoute(async (req: NextRequest) => {
   const back = (params: Record<string, string>) => NextResponse.redirect(new URL(`/google?${new URLSearchParams(params)}`, req.nextUrl));
   const m = await currentMember();
   if (!m) return NextResponse.redirect(new URL("/sign-in", req.nextUrl));
@@ -17,4 +18,4 @@ export async function GET(req: NextRequest) {
     const state = actionError(err);
     return back({ error: state && !state.ok ? state.error : "Could not connect Google." });
   }
-}
+});
