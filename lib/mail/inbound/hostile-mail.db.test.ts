@@ -44,6 +44,9 @@ describe("hostile mail (SPEC §10)", () => {
         const [row] = await db.select().from(messages).where(eq(messages.id, id));
         expect(row!.references.length).toBeLessThanOrEqual(100);
         expect(JSON.stringify(row)).not.toContain("\\u0000");
+        // Stored bodies are bounded (MAIL_MAX_BODY_CHARS, 512 Ki by default); the raw source keeps the rest.
+        for (const body of [row!.text, row!.markdown, row!.textReply, row!.htmlSanitized ?? ""]) expect(body.length).toBeLessThanOrEqual(512 * 1024);
+        if (/5 MB line|injection/.test(c.name)) expect(row!.bodyTruncated).toBe(true);
         if (/References/.test(c.name)) expect(row!.references).toEqual(["<r0@a.example>", ...Array.from({ length: 99 }, (_, k) => `<r${1901 + k}@a.example>`)]);
       } else {
         expect(res.status, res.text.slice(0, 300)).toBe(422);
@@ -79,6 +82,23 @@ describe("hostile mail (SPEC §10)", () => {
       expect(res.json).toMatchObject({ code: "unprocessable_message", reason: "parse_timeout", limit: 100 });
     } finally {
       delete process.env.MAIL_PARSE_TIMEOUT_MS;
+      resetEnvCache();
+    }
+  });
+
+  it("stores a 70,000-id References header trimmed to MAIL_MAX_REFERENCES when the header limit lets it in (was a 500: too many insert parameters)", async () => {
+    const { inbox } = await newAgentInbox(api);
+    process.env.MAIL_MAX_HEADER_BYTES = String(8 * 1024 * 1024);
+    resetEnvCache();
+    try {
+      const refs = Array.from({ length: 70_000 }, (_, k) => `<ref-${k}@attacker.example>`);
+      const raw = `From: m@attacker.example\r\nTo: ${inbox.address}\r\nSubject: refs\r\nMessage-ID: <refs-${Date.now()}@attacker.example>\r\nReferences: ${refs.join("\r\n ")}\r\n\r\nhi\r\n`;
+      const res = await api(`/api/inbound/raw?to=${encodeURIComponent(inbox.address)}`, { method: "POST", rawBody: raw, headers: { authorization: `Bearer ${SECRET}` } });
+      expect(res.status, res.text.slice(0, 200)).toBe(200);
+      const [row] = await (await getDb()).select().from(messages).where(eq(messages.id, res.json.deliveries[0].message_id));
+      expect(row!.references).toEqual([refs[0], ...refs.slice(-99)]);
+    } finally {
+      delete process.env.MAIL_MAX_HEADER_BYTES;
       resetEnvCache();
     }
   });
