@@ -44,7 +44,8 @@ async function probed<T>(url: string, work: () => Promise<T>): Promise<{ result:
     while (probing) {
       const due = performance.now() + 10;
       await new Promise((r) => setTimeout(r, 10));
-      await fetch(`${url}/api/ping`).then((r) => r.text());
+      // A keep-alive socket the server closed during a stall resets: retried once, like a client would.
+      await fetch(`${url}/api/ping`).then((r) => r.text()).catch(() => fetch(`${url}/api/ping`).then((r) => r.text()));
       latencies.push(performance.now() - due);
     }
   })();

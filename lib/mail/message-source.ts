@@ -19,10 +19,17 @@ export async function encodeSource(raw: Buffer, sha256: string): Promise<Encoded
   return { sha256, sizeBytes: raw.length, encoding: "gzip", bytes: await gzip(raw) };
 }
 
-/** Stores the one copy of a message's source, one statement per chunk so others interleave. */
+/**
+ * The event loop's next turn. PGlite runs each statement synchronously and resolves it as a
+ * microtask, so a chain of statements would hold the loop (timers, sockets) until its end.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Stores the one copy of a message's source, one statement per chunk with a turn of the event loop between. */
 export async function storeSource(tx: Transaction, messageId: string, source: EncodedSource): Promise<void> {
   await tx.insert(messageSources).values({ messageId, sha256: source.sha256, sizeBytes: source.sizeBytes, encoding: source.encoding });
   for (let seq = 0; seq * SOURCE_CHUNK_BYTES < source.bytes.length || seq === 0; seq++) {
+    await nextTurn();
     await tx.insert(messageSourceChunks).values({ messageId, seq, bytes: source.bytes.subarray(seq * SOURCE_CHUNK_BYTES, (seq + 1) * SOURCE_CHUNK_BYTES) });
   }
 }
@@ -31,6 +38,7 @@ export async function storeSource(tx: Transaction, messageId: string, source: En
 async function* storedChunks(messageId: string): AsyncGenerator<Buffer> {
   const q = await queryable();
   for (let seq = 0; ; seq++) {
+    await nextTurn();
     const [chunk] = await q.select({ bytes: messageSourceChunks.bytes }).from(messageSourceChunks).where(and(eq(messageSourceChunks.messageId, messageId), eq(messageSourceChunks.seq, seq)));
     if (!chunk) return;
     yield chunk.bytes;
