@@ -7,7 +7,7 @@ import { setTestEnv } from "../../test/helpers/env";
 import { newAgentInbox } from "../../test/helpers/mail-fixtures";
 import { composeMime } from "../../test/helpers/mime";
 import { getDb } from "../../db/client";
-import { messageSourceChunks } from "../../db/schema";
+import { messageSourceChunks, messageSources } from "../../db/schema";
 import { SOURCE_CHUNK_BYTES } from "./message-source";
 
 const SECRET = "inbound-secret-for-tests-0123456789";
@@ -89,6 +89,20 @@ describe("a message's source, stored once", () => {
     await db.insert(messageSourceChunks).values({ messageId: id, seq: 0, bytes: zlib.gzipSync(tampered) });
     const got = await download(`/api/v1/messages/${id}/attachments/${att!.id}`, key);
     expect(got.bytes).toBeInstanceOf(Error);
+  });
+
+  it("serves sources stored before compression (one identity chunk, as the migration leaves them) the same way", async () => {
+    const { key, inbox } = await newAgentInbox(api);
+    const content = randomBytes(300_000);
+    const raw = await composeMime({ from: "bob@team.test", to: inbox.address, subject: "legacy", text: "x", attachments: [{ filename: "a.txt", content: "a" }, { filename: "b.bin", content }] });
+    const id = (await deliver(raw)).json.deliveries[0].message_id as string;
+    const db = await getDb();
+    await db.delete(messageSourceChunks).where(eq(messageSourceChunks.messageId, id));
+    await db.insert(messageSourceChunks).values({ messageId: id, seq: 0, bytes: raw });
+    await db.update(messageSources).set({ encoding: "identity" }).where(eq(messageSources.messageId, id));
+    const [, b] = (await api(`/api/v1/messages/${id}`, { key })).json.attachments as { id: string }[];
+    expect(sha256((await download(`/api/v1/messages/${id}/attachments/${b!.id}`, key)).bytes as Buffer)).toBe(sha256(content));
+    expect(sha256((await download(`/api/v1/messages/${id}/raw`, key)).bytes as Buffer)).toBe(sha256(raw));
   });
 
   it("bounds stored bodies at MAIL_MAX_BODY_CHARS with body_truncated; the whole text stays in the raw source", async () => {
