@@ -28,7 +28,7 @@ const BUDGET_MS = 5_000;
 
 describe("hostile mail (SPEC §10)", () => {
   for (const [i, c] of hostileCorpus("placeholder@x.example").entries()) {
-    it(`${c.name}: ${"stored" in c.outcome ? "stored" : `refused (${c.outcome.refused})`} within ${BUDGET_MS} ms`, async () => {
+    it(`${c.name}: ${"stored" in c.outcome ? "stored" : `refused (${c.outcome.refused})`} within ${c.budgetMs ?? BUDGET_MS} ms`, async () => {
       const { workspace, inbox } = await newAgentInbox(api);
       const raw = hostileCorpus(inbox.address)[i]!.raw;
       const started = performance.now();
@@ -39,7 +39,7 @@ describe("hostile mail (SPEC §10)", () => {
       });
       const elapsed = performance.now() - started;
       expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
-      expect(elapsed).toBeLessThan(BUDGET_MS);
+      expect(elapsed).toBeLessThan(c.budgetMs ?? BUDGET_MS);
 
       const db = await getDb();
       if ("stored" in c.outcome) {
