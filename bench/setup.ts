@@ -101,4 +101,4 @@ export function writeResults(name: string, results: unknown): string {
   return file;
 }
 
-export const machine = () => ({ cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}` });
+export const machine = () => ({ cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}`, load_average_1_5_15: os.loadavg().map((l) => Math.round(l * 100) / 100) });

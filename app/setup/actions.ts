@@ -5,7 +5,8 @@ import { isSetupOpen } from "@/lib/auth/setup-status";
 import { isSetupToken } from "@/lib/auth/setup-token";
 import { setupIntent } from "@/lib/auth/registration";
 import { saveRegistrationIntent } from "@/lib/auth/intent-cookie";
-import { formFields } from "@/lib/auth/member-action";
+import { describeFieldErrors, formFields } from "@/lib/auth/member-action";
+import { AppError } from "@/lib/errors";
 
 /**
  * First run, step one: checks the form and remembers it for the passkey ceremony that follows.
@@ -22,6 +23,7 @@ export async function beginSetup(form: FormData): Promise<{ ok: true; email: str
     return { ok: true, email: intent.email };
   } catch (err) {
     if (err instanceof ZodError) return { ok: false, error: err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+    if (err instanceof AppError && err.status < 500) return { ok: false, error: describeFieldErrors(err) };
     console.error("[setup]", err);
     return { ok: false, error: "Something went wrong on our side. Try again." };
   }

@@ -2,7 +2,6 @@ import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, idColumn, workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
 import { messages } from "./messages";
-import { bytea } from "./message-sources";
 
 export const attachments = pgTable(
   "attachments",
@@ -18,7 +17,8 @@ export const attachments = pgTable(
     disposition: text("disposition"),
     size: integer("size").notNull(),
     sha256: text("sha256").notNull(),
-    content: bytea("content").notNull(),
+    /** Its place among the message's attachments as the parser lists them: the bytes are read from the message's source. */
+    partIndex: integer("part_index").notNull(),
     createdAt: createdAt(),
   },
   (t) => [index("attachments_message_idx").on(t.messageId)],

@@ -51,6 +51,8 @@ export const messages = pgTable(
     automated: boolean("automated").notNull(),
     automatedReasons: text("automated_reasons").array().notNull().default([]),
     sizeBytes: integer("size_bytes").notNull(),
+    /** text, markdown or html_sanitized was cut at MAIL_MAX_BODY_CHARS; the whole message is its raw source. */
+    bodyTruncated: boolean("body_truncated").notNull().default(false),
     /** Outbound only: the HTML as the agent wrote it, sent as is (html_sanitized is what is shown). */
     htmlBody: text("html_body"),
     /** Outbound only: the custom headers the agent added (In-Reply-To, References and Message-ID come from their columns). */

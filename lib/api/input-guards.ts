@@ -13,6 +13,10 @@ export const INPUT_LIMITS = {
   maxKeyLength: 256,
   /** Characters of a query parameter value or a path segment. */
   maxParamLength: 1024,
+  /** Characters of one web-app form field (each form's own schema is stricter). */
+  maxFormValueLength: 10_000,
+  /** Fields of one web-app form. */
+  maxFormFields: 100,
 } as const;
 
 /** Why this text cannot be accepted, or null when it can. */
@@ -73,6 +77,33 @@ export function queryProblems(query: Record<string, string | string[]>): FieldEr
     }
     for (const v of [value].flat()) {
       const problem = textProblem(v, INPUT_LIMITS.maxParamLength);
+      if (problem) {
+        errors.push({ field: name, message: problem });
+        break;
+      }
+    }
+  }
+  return errors;
+}
+
+/** Problems of a web-app form's fields (repeated names are arrays), named by field: the API's rules for text. */
+export function formProblems(fields: Record<string, string | string[]>): FieldError[] {
+  const names = Object.keys(fields);
+  if (names.length > INPUT_LIMITS.maxFormFields) return [{ field: "form", message: `has more than ${INPUT_LIMITS.maxFormFields} fields` }];
+  const errors: FieldError[] = [];
+  for (const name of names) {
+    const nameProblem = textProblem(name, INPUT_LIMITS.maxKeyLength);
+    if (nameProblem) {
+      errors.push({ field: "form", message: `has a field name that ${nameProblem}` });
+      continue;
+    }
+    const values = [fields[name]!].flat();
+    if (values.length > INPUT_LIMITS.maxFormFields) {
+      errors.push({ field: name, message: `has more than ${INPUT_LIMITS.maxFormFields} values` });
+      continue;
+    }
+    for (const v of values) {
+      const problem = textProblem(v, INPUT_LIMITS.maxFormValueLength);
       if (problem) {
         errors.push({ field: name, message: problem });
         break;

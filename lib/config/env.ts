@@ -51,6 +51,8 @@ const envSchema = z.object({
   SMTP_MAX_CONNECTION_SECONDS: z.coerce.number().int().min(1).default(600),
   /** References kept per message (the first and the most recent, trimmed in the middle as RFC 5322 allows). */
   MAIL_MAX_REFERENCES: z.coerce.number().int().min(2).default(100),
+  /** Characters of a message's text, markdown and sanitised HTML kept each; beyond, cut (`body_truncated`), the whole in the raw source. */
+  MAIL_MAX_BODY_CHARS: z.coerce.number().int().min(1024).default(256 * 1024),
   /**
    * Comma-separated base64 keys of 32 bytes for AES-256-GCM at rest; the first encrypts, all
    * decrypt (rotation). Required in production; in development a key is kept in the data dir.

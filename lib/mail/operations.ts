@@ -106,6 +106,17 @@ export const getAttachmentOp = defineOperation({
   responses: { 200: { description: "The attachment's bytes", schema: z.string().meta({ format: "binary" }), contentType: "application/octet-stream" } },
 });
 
+export const getMessageSourceOp = defineOperation({
+  method: "GET",
+  path: "/v1/messages/{id}/raw",
+  operationId: "downloadMessageSource",
+  summary: "Download the message as received or sent (RFC 5322, `message/rfc822`), streamed",
+  description: `The whole message, with its sha256 in the etag: where \`body_truncated\` is true, the full text and HTML are here. ${external}`,
+  tag,
+  scope,
+  responses: { 200: { description: "The message's raw bytes", schema: z.string().meta({ format: "binary" }), contentType: "message/rfc822" } },
+});
+
 const sendDescription =
   "With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe.";
 

@@ -7,6 +7,7 @@ import type { Actor } from "../actor";
 import { page, type Pagination } from "../api/pagination";
 import { getInbox } from "./inboxes";
 import { serializeMessage } from "./serialize";
+import { sourceStream } from "./message-source";
 import type { listMessagesQuery } from "./schemas";
 
 const attachmentColumns = {
@@ -84,4 +85,10 @@ export async function getAttachment(actor: Actor, messageId: string, attachmentI
   const [row] = await q.select().from(attachments).where(and(eq(attachments.id, attachmentId), eq(attachments.messageId, messageId)));
   if (!row) throw notFound("attachment", attachmentId);
   return row;
+}
+
+/** A message's raw source the actor may read, streamed from storage. */
+export async function getMessageSource(actor: Actor, messageId: string) {
+  const message = await findMessage(actor, messageId);
+  return { message, ...(await sourceStream(message.id)) };
 }

@@ -74,6 +74,7 @@ export const messageSchema = z
     text_reply: z.string().describe("the new text, without quoted history and signature"),
     markdown: z.string(),
     html_sanitized: z.string().nullable(),
+    body_truncated: z.boolean().describe("text, markdown or html_sanitized was cut at MAIL_MAX_BODY_CHARS characters; the whole message is at GET /v1/messages/{id}/raw"),
     attachments: z.array(z.object({ id: z.string(), filename: z.string().nullable(), content_type: z.string(), content_id: z.string().nullable(), size: z.number().int(), sha256: z.string() })),
     headers_of_note: z.record(z.string(), z.string().nullable()),
     security: z.object({

@@ -44,6 +44,7 @@ export function serializeMessage(m: MessageRow, atts: Parameters<typeof serializ
     text_reply: m.textReply,
     markdown: m.markdown,
     html_sanitized: m.htmlSanitized,
+    body_truncated: m.bodyTruncated,
     attachments: atts.map(serializeAttachment),
     headers_of_note: m.headersOfNote,
     security: m.security,

@@ -18,6 +18,7 @@ export function parsedColumns(m: ParsedMessage) {
     textReply: m.textReply,
     markdown: m.markdown,
     htmlSanitized: m.htmlSanitized,
+    bodyTruncated: m.bodyTruncated,
     headersOfNote: m.headersOfNote,
     security: m.security,
     automated: m.automated,

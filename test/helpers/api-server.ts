@@ -90,7 +90,9 @@ export async function startApiServer(): Promise<{ url: string; close: () => Prom
       res.end();
     } catch (err) {
       console.error("[test server]", err);
-      res.writeHead(500).end();
+      // Failed mid-body: the connection is cut, as Next.js does, so the client sees an incomplete response.
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500).end();
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

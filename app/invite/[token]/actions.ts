@@ -7,7 +7,7 @@ import { saveRegistrationIntent } from "@/lib/auth/intent-cookie";
 import { cookies } from "next/headers";
 import { currentUser, WORKSPACE_COOKIE } from "@/lib/auth/current-member";
 import { appCookieOptions, YEAR_SECONDS } from "@/lib/auth/cookie-options";
-import { formFields } from "@/lib/auth/member-action";
+import { describeFieldErrors, formFields } from "@/lib/auth/member-action";
 import { findInvitationByToken, invitationState } from "@/lib/invitations/find-invitation";
 import { AppError } from "@/lib/errors";
 
@@ -24,6 +24,7 @@ export async function beginInvitationAcceptance(form: FormData): Promise<{ ok: t
     return { ok: true, email: found.invitation.email };
   } catch (err) {
     if (err instanceof ZodError) return { ok: false, error: err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+    if (err instanceof AppError && err.status < 500) return { ok: false, error: describeFieldErrors(err) };
     console.error("[invite]", err);
     return { ok: false, error: "Something went wrong on our side. Try again." };
   }

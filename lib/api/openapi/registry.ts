@@ -22,6 +22,7 @@ import {
 import {
   createInboxOp,
   getAttachmentOp,
+  getMessageSourceOp,
   getInboxOp,
   getMessageOp,
   getThreadOp,
@@ -78,6 +79,7 @@ export const OPERATIONS: Operation[] = [
   replyToMessageOp,
   getThreadOp,
   getAttachmentOp,
+  getMessageSourceOp,
   createApprovalOp,
   listApprovalsOp,
   getApprovalOp,

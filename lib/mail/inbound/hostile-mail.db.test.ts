@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { setTestEnv } from "../../../test/helpers/env";
@@ -8,7 +8,7 @@ import { getDb } from "../../../db/client";
 import { auditEntries, messages } from "../../../db/schema";
 import { sealAuditChain } from "../../audit/seal-chain";
 import { resetEnvCache } from "../../config/env";
-import { closeParsePool } from "./parse-pool";
+import { closeParsePool, parseMessageOffThread } from "./parse-pool";
 
 // Mail crafted to stall a parser, overflow a stack or break an insert (issue 15): each message
 // is stored (trimmed where RFC 5322 allows) or refused whole with a stable reason, within a
@@ -18,13 +18,17 @@ const SECRET = "hostile-mail-secret-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 afterAll(() => closeParsePool());
+// The parse pool's threads start (and load their modules) before any budget is measured.
+beforeAll(async () => {
+  await Promise.all([0, 1].map(() => parseMessageOffThread(Buffer.from("From: a@b.example\r\nSubject: warm\r\n\r\nhi\r\n"))));
+});
 
 /** Generous for a shared 2-core CI machine; before issue 15 the first case alone took ~11 s. */
 const BUDGET_MS = 5_000;
 
 describe("hostile mail (SPEC §10)", () => {
   for (const [i, c] of hostileCorpus("placeholder@x.example").entries()) {
-    it(`${c.name}: ${"stored" in c.outcome ? "stored" : `refused (${c.outcome.refused})`} within ${BUDGET_MS} ms`, async () => {
+    it(`${c.name}: ${"stored" in c.outcome ? "stored" : `refused (${c.outcome.refused})`} within ${c.budgetMs ?? BUDGET_MS} ms`, async () => {
       const { workspace, inbox } = await newAgentInbox(api);
       const raw = hostileCorpus(inbox.address)[i]!.raw;
       const started = performance.now();
@@ -35,7 +39,7 @@ describe("hostile mail (SPEC §10)", () => {
       });
       const elapsed = performance.now() - started;
       expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
-      expect(elapsed).toBeLessThan(BUDGET_MS);
+      expect(elapsed).toBeLessThan(c.budgetMs ?? BUDGET_MS);
 
       const db = await getDb();
       if ("stored" in c.outcome) {
@@ -44,6 +48,9 @@ describe("hostile mail (SPEC §10)", () => {
         const [row] = await db.select().from(messages).where(eq(messages.id, id));
         expect(row!.references.length).toBeLessThanOrEqual(100);
         expect(JSON.stringify(row)).not.toContain("\\u0000");
+        // Stored bodies are bounded (MAIL_MAX_BODY_CHARS, 256 Ki by default); the raw source keeps the rest.
+        for (const body of [row!.text, row!.markdown, row!.textReply, row!.htmlSanitized ?? ""]) expect(body.length).toBeLessThanOrEqual(256 * 1024);
+        if (/5 MB line|injection/.test(c.name)) expect(row!.bodyTruncated).toBe(true);
         if (/References/.test(c.name)) expect(row!.references).toEqual(["<r0@a.example>", ...Array.from({ length: 99 }, (_, k) => `<r${1901 + k}@a.example>`)]);
       } else {
         expect(res.status, res.text.slice(0, 300)).toBe(422);
@@ -79,6 +86,23 @@ describe("hostile mail (SPEC §10)", () => {
       expect(res.json).toMatchObject({ code: "unprocessable_message", reason: "parse_timeout", limit: 100 });
     } finally {
       delete process.env.MAIL_PARSE_TIMEOUT_MS;
+      resetEnvCache();
+    }
+  });
+
+  it("stores a 70,000-id References header trimmed to MAIL_MAX_REFERENCES when the header limit lets it in (was a 500: too many insert parameters)", async () => {
+    const { inbox } = await newAgentInbox(api);
+    process.env.MAIL_MAX_HEADER_BYTES = String(8 * 1024 * 1024);
+    resetEnvCache();
+    try {
+      const refs = Array.from({ length: 70_000 }, (_, k) => `<ref-${k}@attacker.example>`);
+      const raw = `From: m@attacker.example\r\nTo: ${inbox.address}\r\nSubject: refs\r\nMessage-ID: <refs-${Date.now()}@attacker.example>\r\nReferences: ${refs.join("\r\n ")}\r\n\r\nhi\r\n`;
+      const res = await api(`/api/inbound/raw?to=${encodeURIComponent(inbox.address)}`, { method: "POST", rawBody: raw, headers: { authorization: `Bearer ${SECRET}` } });
+      expect(res.status, res.text.slice(0, 200)).toBe(200);
+      const [row] = await (await getDb()).select().from(messages).where(eq(messages.id, res.json.deliveries[0].message_id));
+      expect(row!.references).toEqual([refs[0], ...refs.slice(-99)]);
+    } finally {
+      delete process.env.MAIL_MAX_HEADER_BYTES;
       resetEnvCache();
     }
   });

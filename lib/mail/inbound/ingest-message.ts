@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { queryable, transaction } from "../../../db/transaction";
-import { inboxes, messages, messageSources, type InboxRow } from "../../../db/schema";
+import { inboxes, messages, type InboxRow } from "../../../db/schema";
 import { AppError } from "../../errors";
 import { env } from "../../config/env";
 import { newId } from "../../ids";
@@ -9,6 +9,7 @@ import { appendAudit } from "../../audit/append-audit";
 import { emitEvent } from "../../events/emit-event";
 import { messageEventPayload } from "../serialize";
 import { parsedColumns, storeAttachments } from "../store-message";
+import { encodeSource, storeSource, type EncodedSource } from "../message-source";
 import { lockInbox, resolveThread } from "../threading";
 import { recipientsInHeaders, type ParsedMessage } from "./parse-message";
 import { parseMessageOffThread } from "./parse-pool";
@@ -29,7 +30,7 @@ export async function inboxesFor(addresses: string[]): Promise<InboxRow[]> {
   return q.select().from(inboxes).where(inArray(inboxes.address, wanted));
 }
 
-async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, source: IngestSource): Promise<Delivery> {
+async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: EncodedSource, source: IngestSource): Promise<Delivery> {
   const base = { inbox_id: inbox.id, address: inbox.address };
   // Each received message starts a trace; the agent continues it (x-trace-id) in what it does about it.
   const actor = { ...systemActor(inbox.workspaceId, source), traceId: newId("trace") };
@@ -67,7 +68,7 @@ async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Buffer, sou
         createdAt: at,
       })
       .returning();
-    await tx.insert(messageSources).values({ messageId: message!.id, sha256: m.sha256, raw });
+    await storeSource(tx, message!.id, raw);
     const stored = await storeAttachments(tx, message!, m);
     await emitEvent(tx, actor, { type: "email.received", agentId: inbox.agentId, data: messageEventPayload(message!, stored) });
     await appendAudit(tx, [
@@ -100,8 +101,9 @@ export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; 
   if (!targets.length) {
     throw new AppError("not_found", `No inbox for ${(opts.recipients?.length ? opts.recipients : parsed.recipients).join(", ") || "this message (it names no recipients)"}.`);
   }
+  const source = await encodeSource(raw, parsed.sha256);
   const out: Delivery[] = [];
-  for (const inbox of targets) out.push(await storeForInbox(inbox, parsed, raw, opts.source));
+  for (const inbox of targets) out.push(await storeForInbox(inbox, parsed, source, opts.source));
   return out;
 }
 

@@ -23,6 +23,7 @@ export function mailLimits() {
     htmlElements: e.MAIL_MAX_HTML_ELEMENTS,
     htmlDepth: e.MAIL_MAX_HTML_DEPTH,
     references: e.MAIL_MAX_REFERENCES,
+    bodyChars: e.MAIL_MAX_BODY_CHARS,
   };
 }
 

@@ -12,7 +12,8 @@ import { findInjectionSignals } from "./injection-signals";
 import { automatedReasons } from "./automated";
 import { trustedAuthenticationResults, type SenderAuth } from "./sender-auth";
 
-export type ParsedAttachment = { filename: string | null; contentType: string; contentId: string | null; disposition: string | null; size: number; sha256: string; content: Buffer };
+/** An attachment's metadata; its bytes stay in the message's source (read back by `partIndex`). */
+export type ParsedAttachment = { partIndex: number; filename: string | null; contentType: string; contentId: string | null; disposition: string | null; size: number; sha256: string };
 
 export type ParsedMessage = {
   messageId: string;
@@ -29,6 +30,8 @@ export type ParsedMessage = {
   textReply: string;
   markdown: string;
   htmlSanitized: string | null;
+  /** text, markdown or htmlSanitized was cut at the body limit (MAIL_MAX_BODY_CHARS). */
+  bodyTruncated: boolean;
   headersOfNote: Record<string, string | null>;
   security: MessageSecurity;
   automated: boolean;
@@ -105,21 +108,37 @@ export type ParseOptions = {
   trustedAuthservIds?: string[];
 };
 
-export async function parseMessage(raw: Buffer, opts: ParseOptions = {}): Promise<ParsedMessage> {
-  if (raw.length === 0 || !looksLikeMail(raw)) {
-    throw new AppError("unprocessable_message", "The body is not an RFC 5322 message: it must start with header lines such as `From: ...`.");
-  }
-  const limits = opts.limits ?? mailLimits();
-  const mail = await simpleParser(raw, {
+/** mailparser's options: the same for parsing and (without the limits: it was accepted) for reading an attachment back out of the source. */
+export function mailparserOptions(limits?: Pick<MailLimits, "headerBytes" | "mimeParts">) {
+  return {
     skipImageLinks: true,
     skipTextToHtml: true,
     skipTextLinks: true,
     keepCidLinks: true,
     // We derive text from the sanitised HTML ourselves (turndown); mailparser's own html-to-text is slow on hostile HTML.
     skipHtmlToText: true,
-    maxHeadSize: limits.headerBytes,
-    maxChildNodes: limits.mimeParts,
-  } as Parameters<typeof simpleParser>[1]).catch((err: Error & { code?: string }) => {
+    ...(limits ? { maxHeadSize: limits.headerBytes, maxChildNodes: limits.mimeParts } : {}),
+  } as Parameters<typeof simpleParser>[1];
+}
+
+/** At most `max` characters, not ending inside a surrogate pair (or, for HTML, inside a tag). */
+export function cutText(text: string, max: number, html = false): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max);
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  if (html) {
+    const open = cut.lastIndexOf("<");
+    if (open > cut.lastIndexOf(">")) cut = cut.slice(0, open);
+  }
+  return cut;
+}
+
+export async function parseMessage(raw: Buffer, opts: ParseOptions = {}): Promise<ParsedMessage> {
+  if (raw.length === 0 || !looksLikeMail(raw)) {
+    throw new AppError("unprocessable_message", "The body is not an RFC 5322 message: it must start with header lines such as `From: ...`.");
+  }
+  const limits = opts.limits ?? mailLimits();
+  const mail = await simpleParser(raw, mailparserOptions(limits)).catch((err: Error & { code?: string }) => {
     if (err.code === "EMAXLEN" && /header/i.test(err.message)) throw mailRejected("headers_too_large", `A header section is over ${limits.headerBytes} bytes (MAIL_MAX_HEADER_BYTES).`, limits.headerBytes);
     if (err.code === "EMAXLEN" && /child nodes/i.test(err.message)) throw mailRejected("too_many_parts", `The message has more than ${limits.mimeParts} MIME parts (MAIL_MAX_MIME_PARTS).`, limits.mimeParts);
     throw mailRejected("unparseable", `The message cannot be parsed (${err.message}).`);
@@ -154,6 +173,11 @@ export async function parseMessage(raw: Buffer, opts: ParseOptions = {}): Promis
     { where: "hidden_html", text: html?.findings.hidden_text ?? "" },
   ]);
 
+  // Bodies are bounded: stored text of megabytes stalls the database and helps no reader; the raw source keeps all of it.
+  const markdown = markdownFromHtml ?? plain.text;
+  const bodies = { text: cutText(plain.text, limits.bodyChars), markdown: cutText(markdown, limits.bodyChars), html: html?.html ? cutText(html.html, limits.bodyChars, true) : (html?.html ?? null) };
+  const bodyTruncated = bodies.text.length < plain.text.length || bodies.markdown.length < markdown.length || (bodies.html?.length ?? 0) < (html?.html?.length ?? 0);
+
   return storableStrings({
     messageId: mail.messageId ? normaliseId(mail.messageId) : `<${sha256}@agentdraft.invalid>`,
     inReplyTo: mail.inReplyTo ? (ids(mail.inReplyTo)[0] ?? null) : null,
@@ -164,10 +188,11 @@ export async function parseMessage(raw: Buffer, opts: ParseOptions = {}): Promis
     recipients,
     subject: subject.text,
     date: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
-    text: plain.text,
-    textReply,
-    markdown: markdownFromHtml ?? plain.text,
-    htmlSanitized: html?.html ?? null,
+    text: bodies.text,
+    textReply: cutText(textReply, limits.bodyChars),
+    markdown: bodies.markdown,
+    htmlSanitized: bodies.html,
+    bodyTruncated,
     headersOfNote: {
       spf: auth.spf,
       dkim: auth.dkim,
@@ -190,14 +215,14 @@ export async function parseMessage(raw: Buffer, opts: ParseOptions = {}): Promis
     },
     automated: reasons.length > 0,
     automatedReasons: reasons,
-    attachments: mail.attachments.map((a) => ({
+    attachments: mail.attachments.map((a, partIndex) => ({
+      partIndex,
       filename: a.filename ?? null,
       contentType: a.contentType || "application/octet-stream",
       contentId: a.cid ?? null,
       disposition: a.contentDisposition ?? null,
       size: a.content.length,
       sha256: createHash("sha256").update(a.content).digest("hex"),
-      content: a.content,
     })),
     sizeBytes: raw.length,
     sha256,

@@ -64,12 +64,7 @@ export async function parseMessageOffThread(raw: Buffer, opts: ParseOptions = {}
     if ("code" in e) throw new AppError(e.code, e.message, e.extra);
     throw new Error(`mail parse worker: ${e.message}`);
   }
-  return reviveBuffers(outcome.message);
-}
-
-/** Structured clone turns Buffers into Uint8Arrays: attachments get their Buffer back. */
-function reviveBuffers(m: ParsedMessage): ParsedMessage {
-  return { ...m, attachments: m.attachments.map((a) => ({ ...a, content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength) })) };
+  return outcome.message;
 }
 
 /** Ends the pool's threads (tests, shutdown). */

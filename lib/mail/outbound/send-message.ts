@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { transaction } from "../../../db/transaction";
-import { messages, messageSources, type InboxRow, type MessageRow } from "../../../db/schema";
+import { messages, type InboxRow, type MessageRow } from "../../../db/schema";
 import { AppError } from "../../errors";
 import { env } from "../../config/env";
 import { newId } from "../../ids";
@@ -14,6 +14,8 @@ import { findMessage } from "../read-mail";
 import { parseMessageOffThread } from "../inbound/parse-pool";
 import { messageEventPayload } from "../serialize";
 import { parsedColumns } from "../store-message";
+import { encodeSource, storeSource } from "../message-source";
+import { mailLimits } from "../inbound/mail-limits";
 import { lockInbox, resolveThread } from "../threading";
 import { configuredTransport } from "../send-mail";
 import { MAX_SEND_RECIPIENTS, type replyInput, type sendMessageInput } from "../schemas";
@@ -90,7 +92,10 @@ async function queueOutbound(actor: Actor, inbox: InboxRow, draft: Draft): Promi
   const raw = await composeOutbound(inbox, draft, outboundMessageId(id, inbox), at);
   const limit = env().MAIL_MAX_BYTES;
   if (raw.length > limit) throw new AppError("payload_too_large", `The message is ${raw.length} bytes composed, over the ${limit}-byte limit (MAIL_MAX_BYTES).`, { limit_bytes: limit });
-  const parsed = await parseMessageOffThread(raw);
+  // What was written is kept whole: the body limit is for received mail (the API bounds what is sent).
+  const limits = mailLimits();
+  const parsed = await parseMessageOffThread(raw, { limits: { ...limits, bodyChars: Math.max(limits.bodyChars, raw.length) } });
+  const source = await encodeSource(raw, parsed.sha256);
   const status = configuredTransport() ? "queued" : "captured";
 
   return transaction(async (tx) => {
@@ -113,7 +118,7 @@ async function queueOutbound(actor: Actor, inbox: InboxRow, draft: Draft): Promi
         createdAt: at,
       })
       .returning();
-    await tx.insert(messageSources).values({ messageId: id, sha256: parsed.sha256, raw });
+    await storeSource(tx, id, source);
     const summary = { inbox_id: inbox.id, to: draft.to, cc: draft.cc, message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status };
     if (status === "captured") await emitEvent(tx, actor, { type: "email.sent", agentId: inbox.agentId, data: messageEventPayload(message!) });
     await appendAudit(tx, [{ actor, action: status === "captured" ? "email.sent" : "email.queued", resource: { type: "message", id }, agentId: inbox.agentId, summary }]);

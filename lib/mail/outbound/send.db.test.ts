@@ -7,7 +7,8 @@ import { setTestEnv } from "../../../test/helpers/env";
 import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
 import { getDb } from "../../../db/client";
-import { auditEntries, messages, messageSources, webhookEvents } from "../../../db/schema";
+import { auditEntries, messages, webhookEvents } from "../../../db/schema";
+import { sourceStream } from "../message-source";
 import { messageSchema } from "../schemas";
 
 // No RESEND_API_KEY: outbound mail is captured, as on a fresh install.
@@ -53,8 +54,8 @@ describe("POST /v1/inboxes/{id}/messages", () => {
     expect(m).not.toHaveProperty("content_notice");
 
     const db = await getDb();
-    const [source] = await db.select().from(messageSources).where(eq(messageSources.messageId, m.id));
-    const wire = await simpleParser(source!.raw);
+    const source = await sourceStream(m.id);
+    const wire = await simpleParser(Buffer.concat(await source.stream.toArray()));
     expect(wire.messageId).toBe(m.message_id);
     expect(wire.headers.get("x-campaign-id")).toBe("ops-42");
     expect(wire.html).toContain("<script>"); // sent as written; only what is shown is sanitised

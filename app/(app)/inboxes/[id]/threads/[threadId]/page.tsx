@@ -54,6 +54,11 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
               <div className="mt-3">
                 <MessageBody m={m} />
               </div>
+              {m.body_truncated ? (
+                <p className="mt-2 text-xs text-slate-600">
+                  Shortened: this message ({m.size_bytes} bytes) is longer than what is kept for reading; the whole of it is at <code>GET /v1/messages/{m.id}/raw</code>.
+                </p>
+              ) : null}
               {m.attachments.length ? (
                 <p className="mt-2 text-xs text-slate-600">
                   Attachments: {m.attachments.map((a) => `${a.filename ?? "(unnamed)"} (${a.content_type}, ${a.size} bytes)`).join("; ")}

@@ -1,0 +1,10 @@
+import { withApiKey } from "@/lib/api/with-api-key";
+import { getMessageSourceOp } from "@/lib/mail/operations";
+import { getMessageSource } from "@/lib/mail/read-mail";
+import { messageSourceResponse } from "@/lib/mail/attachment-response";
+
+// GET /api/v1/messages/{id}/raw — the message as received or sent, streamed from storage
+export const GET = withApiKey(getMessageSourceOp, async ({ actor, params }) => {
+  const { message, ...source } = await getMessageSource(actor, params.id!);
+  return messageSourceResponse(message.id, source);
+});
