@@ -14,17 +14,21 @@ export function escapeSlack(text: string): string {
 const ZWSP = "\u200b";
 const breakMentions = (text: string) => text.replace(/@/g, `@${ZWSP}`);
 
+/** Markup that only counts at the start of a line: headings, quotes, lists. */
+const LINE_START = /^(\s*)([#>+-]|\d+\.)/gm;
+
 /**
- * Discord markdown: every markup character is backslash-escaped (links `[x](url)`, emphasis,
- * spoilers, headings, quotes, code, and `<@id>` / `<#id>` / `<t:…>` tags), and `@` mentions are broken.
+ * Discord markdown: link syntax `[x](url)`, emphasis, spoilers, code and `<@id>` / `<#id>` /
+ * `<t:…>` tags are backslash-escaped, as are headings, quotes and lists at a line's start, and
+ * `@` mentions are broken (the message also sends `allowed_mentions: {parse: []}`).
  */
 export function escapeDiscord(text: string): string {
-  return breakMentions(text.replace(/[\\`*_~|>#\-[\]()<:]/g, (c) => `\\${c}`));
+  return breakMentions(text.replace(/[\\`*_~|[\]<]/g, (c) => `\\${c}`).replace(LINE_START, "$1\\$2"));
 }
 
-/** Teams' Adaptive Card markdown: links, emphasis, lists, headings and code escaped; `<at>` tags and `@` mentions broken. */
+/** Teams' Adaptive Card markdown: link syntax, emphasis and code escaped, line-start markup too, `@` mentions broken. */
 export function escapeTeams(text: string): string {
-  return breakMentions(text.replace(/[\\`*_~>#\-+[\]()!]/g, (c) => `\\${c}`).replace(/</g, "&lt;"));
+  return breakMentions(text.replace(/[\\`*_~[\]]/g, (c) => `\\${c}`).replace(LINE_START, "$1\\$2"));
 }
 
 /** At most `max` characters, on one line (chat apps give a summary one line; the rest is in the queue). */
