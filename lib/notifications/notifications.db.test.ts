@@ -13,11 +13,14 @@ import { createChannel, setChannelEnabled } from "./channels";
 import { createChannelInput } from "./schemas";
 import { deliverNotification } from "./deliver-notification";
 import { sendTestMessage } from "./test-channel";
+import { serveApiForTests } from "../../test/helpers/api-client";
+import { channelSchema } from "./schemas";
 
 // Delivery through the real @slack/web-api WebClient to a local fake Slack, and real HTTP to
 // local fake Teams and Discord webhooks; a real database. Each run is one attempt of one
 // message, called directly with a clock where the schedule matters.
 
+const { api } = serveApiForTests();
 let slack: FakeSlack;
 let hooks: FakeChatWebhooks;
 const saved: Record<string, string | undefined> = {};
@@ -293,5 +296,25 @@ describe("Teams and Discord incoming webhooks", () => {
     const rows = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), sql`${auditEntries.action} like 'notification_channel.%'`));
     expect(rows.map((r) => r.action).sort()).toEqual(["notification_channel.created", "notification_channel.tested"]);
     expect(JSON.stringify(rows)).not.toContain("/api/webhooks/777/t");
+  });
+});
+
+describe("GET /v1/notification-channels", () => {
+  it("lists the workspace's channels with their rules and health, never a secret, and nothing of another workspace", async () => {
+    const { workspace, owner } = await setup();
+    const ch = await channel(owner.member, { kind: "discord", secret: hooks.discordUrl("31337", "very-secret-token"), action_classes: "refund", min_amount: "10", quiet_start: "22:00", quiet_end: "06:30", time_zone: "Europe/Paris" });
+    const { key } = await newKey(workspace.id, { scopes: ["approvals"] });
+    const res = await api("/api/v1/notification-channels", { key });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toHaveLength(1);
+    expect(channelSchema.strict().parse(res.json.data[0])).toMatchObject({
+      id: ch.id, kind: "discord", action_classes: ["refund"], min_amount: 10, quiet_hours: { start: "22:00", end: "06:30", time_zone: "Europe/Paris" }, include_evidence: false, status: "healthy",
+    });
+    expect(JSON.stringify(res.json)).not.toContain("very-secret-token");
+    const other = await newWorkspace();
+    const { key: otherKey } = await newKey(other.workspace.id, {});
+    expect((await api("/api/v1/notification-channels", { key: otherKey })).json.data).toEqual([]);
+    const { key: mailKey } = await newKey(workspace.id, { scopes: ["mail"] });
+    expect((await api("/api/v1/notification-channels", { key: mailKey })).status).toBe(403);
   });
 });
