@@ -11,6 +11,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3217);
 
 // The Google story's local fake Google (started by the test itself) listens on the next port.
 const GOOGLE = `http://127.0.0.1:${PORT + 1}`;
+// The notification-channels story's local fake Slack Web API (started by the test) listens on the one after.
+const SLACK = `http://127.0.0.1:${PORT + 2}/api/`;
 // Set once in the main process; workers inherit it, so they agree on the directory.
 process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(tmpdir(), "agentdraft-e2e-")), "db");
 
@@ -55,6 +57,7 @@ export default defineConfig({
       GOOGLE_OAUTH_AUTH_URL: `${GOOGLE}/o/oauth2/v2/auth`,
       GOOGLE_OAUTH_TOKEN_URL: `${GOOGLE}/token`,
       GOOGLE_OAUTH_REVOKE_URL: `${GOOGLE}/revoke`,
+      SLACK_API_URL: SLACK,
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -3,6 +3,7 @@ import { copyPasskeys, pageWithAuthenticator, snap, switchToNewAuthenticator } f
 import { startWebhookInbox } from "./ops-agent";
 import { createAgentDraftClient, unwrap } from "../sdk/src/index";
 import { startFakeGoogle } from "../test/fakes/google-calendar-server";
+import { startFakeSlack } from "../test/helpers/fake-slack";
 import { E2E_SETUP_TOKEN } from "./setup-token";
 
 // One story, in order, on one fresh database: first run, sign out and in, keys used over
@@ -591,4 +592,70 @@ test("an approver who voted is removed: their vote on a pending approval is with
   await expect(ownerPage.getByRole("row").filter({ hasText: "Pay invoice INV-204" })).toContainText("(removed member): approve");
   await ownerPage.goto("/audit?action=member.removed");
   await expect(ownerPage.getByRole("row").filter({ hasText: "member.removed" })).toHaveCount(1);
+});
+
+test("notification channels: an admin connects Slack; an agent's request appears in the Slack channel and the message is updated when the owner approves", async ({ request }) => {
+  // The local fake Slack Web API the server's SLACK_API_URL points at (playwright.config.ts).
+  const slack = await startFakeSlack({ port: Number(process.env.E2E_PORT ?? 3217) + 2, tokens: ["xoxb-e2e-bot-token"], channels: ["C0E2EAPPROVALS"] });
+  try {
+    const page = ownerPage;
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole("link", { name: "Notification channels" }).first().click();
+    await expect(page.getByRole("heading", { name: "Notification channels" })).toBeVisible();
+    const connect = page.getByTestId("connect-slack");
+    await connect.getByText("Connect Slack").first().click();
+    await connect.getByLabel("Name").fill("#approvals");
+    await connect.getByLabel("Slack channel id").fill("C0E2EAPPROVALS");
+    await connect.getByLabel("Bot token").fill("xoxb-e2e-bot-token");
+    await connect.getByLabel("Only these action classes (comma-separated; empty: all)").fill("refund");
+    await connect.getByRole("button", { name: "Connect Slack" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "connected" })).toBeVisible();
+    expect(slack.calls.some((c) => c.method === "auth.test")).toBe(true);
+    const row = page.getByTestId("channel-#approvals");
+    await expect(row).toContainText("only refund");
+    // The token is never shown again.
+    expect(await page.content()).not.toContain("xoxb-e2e-bot-token");
+
+    await row.getByRole("button", { name: /Send test message/ }).click();
+    await expect(row.getByRole("status")).toContainText("Test message sent");
+    expect(slack.messagesIn("C0E2EAPPROVALS").at(-1)!.text).toContain("Test message from AgentDraft");
+
+    // The agent asks; the embedded engine posts it at once.
+    const created = await request.post("/api/v1/approvals", { headers: agentAuth, data: { summary: "Refund order 8812 <!channel>", evidence: { card_last4: "4242" }, action_class: "refund", amount: 120, currency: "EUR" } });
+    expect(created.status()).toBe(201);
+    await expect.poll(() => slack.messagesIn("C0E2EAPPROVALS").filter((m) => m.text.includes("Refund order 8812")).length).toBe(1);
+    const posted = slack.messagesIn("C0E2EAPPROVALS").find((m) => m.text.includes("Refund order 8812"))!;
+    const blocks = () => JSON.stringify(posted.blocks);
+    expect(blocks()).toContain("refund · 120 EUR");
+    expect(blocks()).toContain("/approvals|");
+    expect(blocks()).toContain("&lt;!channel&gt;");
+    expect(blocks()).not.toContain("4242");
+    // Another action class is not routed here.
+    await request.post("/api/v1/approvals", { headers: agentAuth, data: { summary: "Deploy web 2.0", evidence: {}, action_class: "deploy" } });
+
+    await page.reload();
+    await expect(page.getByTestId("channel-#approvals")).toContainText("healthy");
+    await snap(page, "channels");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await snap(page, "channels-phone");
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await page.getByRole("link", { name: "Approvals" }).first().click();
+    const card = page.getByTestId("pending-approval").filter({ hasText: "Refund order 8812" });
+    await card.getByLabel("Note (optional)").fill("Customer verified by phone");
+    await card.getByRole("button", { name: "Approve" }).click();
+    await expect(card).toHaveCount(0);
+    // The same Slack message now says who approved, with the note.
+    await expect.poll(() => posted.updates).toBe(1);
+    expect(blocks()).toContain("Approved");
+    expect(blocks()).toMatch(/Ada Owner|ada@example\.test/);
+    expect(blocks()).toContain("Customer verified by phone");
+    expect(slack.messagesIn("C0E2EAPPROVALS").filter((m) => m.text.includes("Refund order 8812"))).toHaveLength(1);
+    expect(slack.messagesIn("C0E2EAPPROVALS").some((m) => m.text.includes("Deploy web 2.0"))).toBe(false);
+
+    await page.goto("/audit?action=notification_channel.*");
+    await expect(page.getByRole("row").filter({ hasText: "notification_channel.created" })).toContainText("member");
+  } finally {
+    await slack.close();
+  }
 });

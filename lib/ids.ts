@@ -31,6 +31,8 @@ export const ID_PREFIXES = {
   googleLink: "glink",
   googleBusy: "gbusy",
   googleExport: "gexp",
+  notificationChannel: "nch",
+  notificationMessage: "ntm",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -7,6 +7,7 @@ import { appendAudit } from "../audit/append-audit";
 import { emitEvent } from "../events/emit-event";
 import { scheduleWork } from "../jobs/schedule";
 import { matchPolicy } from "./policies";
+import { queueNotifications } from "../notifications/queue-notifications";
 import { APPROVAL_EXPIRY_KIND } from "./approvals";
 import { APPROVAL_NOTIFY_KIND } from "./notify-approvers";
 import { APPROVAL_ESCALATE_KIND } from "./escalation";
@@ -60,6 +61,7 @@ export async function createApproval(actor: Actor & { type: "key" }, input: Crea
         summary: { summary_sha256: row!.summarySha256, evidence_sha256: row!.evidenceSha256, action_sha256: row!.actionSha256, action_class: row!.actionClass, amount: input.amount ?? null, required_approvals: required, policy_id: policy?.id ?? null },
       },
     ]);
+    await queueNotifications(tx, { workspaceId: row!.workspaceId, type: "approval.requested", subject: row!.id });
     const item = { id: row!.id, workspaceId: row!.workspaceId };
     scheduleWork(APPROVAL_NOTIFY_KIND, [{ ...item, dueAt: row!.createdAt }]);
     scheduleWork(APPROVAL_EXPIRY_KIND, [{ ...item, dueAt: row!.expiresAt }]);

@@ -9,6 +9,7 @@ import { memberActor } from "../members/memberships";
 import { assertRole } from "../members/roles";
 import { queueMail } from "../mail/send-mail";
 import { drainDue } from "../jobs/due";
+import { queueNotifications } from "../notifications/queue-notifications";
 
 export const ESCALATION_ROLES = ["owner", "admin", "approver"] as const;
 
@@ -100,6 +101,7 @@ export async function escalateApproval(approvalId: string): Promise<{ escalated:
       },
     ]);
     await mailEscalation(tx, row, candidate.role!, candidate.seconds!);
+    await queueNotifications(tx, { workspaceId: row.workspaceId, type: "approval.escalated", subject: row.id });
     return { escalated: true };
   });
 }

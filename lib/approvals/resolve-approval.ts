@@ -5,6 +5,7 @@ import type { Actor } from "../actor";
 import { appendAudit, type AuditInput } from "../audit/append-audit";
 import { emitEvent } from "../events/emit-event";
 import { signReceipt } from "./receipts";
+import { queueNotifications } from "../notifications/queue-notifications";
 
 /** The actor, carrying `traceId` when it has none of its own. */
 export const withTrace = <A extends Actor>(actor: A, traceId: string | null): A => (actor.traceId || !traceId ? actor : { ...actor, traceId });
@@ -49,6 +50,7 @@ export async function resolveApproval(
     agentId: approval.agentId,
     data: { approval_id: approval.id, status, decided_by: decidedBy, note, decided_at: decidedAt.toISOString(), receipt },
   });
+  await queueNotifications(tx, { workspaceId: approval.workspaceId, type: "approval.resolved", subject: approval.id });
   await appendAudit(tx, [
     ...audit,
     { actor, action: `approval.${status}`, resource: { type: "approval", id: approval.id }, agentId: approval.agentId, summary: { decided_by: decidedBy } },

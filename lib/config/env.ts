@@ -115,6 +115,8 @@ const envSchema = z.object({
   GOOGLE_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().max(1000).default(5),
   /** First backoff after a 403/429 quota answer; doubles per retry, with jitter. */
   GOOGLE_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
+  /** Slack's Web API base URL (notification channels); set only to point the client at another server (a local fake in tests). */
+  SLACK_API_URL: z.url().default("https://slack.com/api/"),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -22,6 +22,7 @@ import { authorizedClient, isRevokedGrant, markConnectionBroken } from "./author
 import { EXPORT_EVENT_PROPERTY, EXPORT_HOLD_PROPERTY } from "./busy-interval";
 import { scheduleWork } from "../jobs/schedule";
 import { EXPORT_KIND } from "./work-sources";
+import { queueNotifications } from "../notifications/queue-notifications";
 
 /** Attempts before an export is given up as `failed` (then shown in the web app, retried by hand). */
 export const MAX_EXPORT_ATTEMPTS = 8;
@@ -246,6 +247,7 @@ async function recordOutcome(row: GoogleEventExportRow, outcome: Outcome): Promi
         will_retry: !final,
       };
       await emitEvent(tx, actor, { type: "calendar.sync_failed", data });
+      await queueNotifications(tx, { workspaceId: row.workspaceId, type: "calendar.sync_failed", subject: row.id });
       await appendAudit(tx, [{ actor, action: "calendar.sync_failed", resource: { type: "event", id: row.calendarEventId }, outcome: "failed", summary: data }]);
     }
     return failed!;

@@ -16,6 +16,7 @@ import { authorizedClient, isRevokedGrant, markConnectionBroken } from "./author
 import { busyInterval, EXPORT_EVENT_PROPERTY } from "./busy-interval";
 import { scheduleWork } from "../jobs/schedule";
 import { SYNC_KIND } from "./work-sources";
+import { queueNotifications } from "../notifications/queue-notifications";
 
 const LEASE_SECONDS = 120;
 const PAGE_SIZE = 250;
@@ -164,6 +165,7 @@ async function recordFailure(link: GoogleCalendarLinkRow, message: string): Prom
         type: "calendar.sync_failed",
         data: { calendar_id: link.calendarId, link_id: link.id, google_calendar_id: link.googleCalendarId, direction: "import", error: message },
       });
+      await queueNotifications(tx, { workspaceId: link.workspaceId, type: "calendar.sync_failed", subject: link.id });
       await appendAudit(tx, [
         { actor, action: "calendar.sync_failed", resource: { type: "calendar", id: link.calendarId }, outcome: "failed", summary: { link_id: link.id, direction: "import", error: message } },
       ]);

@@ -13,6 +13,7 @@ import { deliverSystemMailItem, queuedSystemMailSource } from "../mail/deliver-s
 import { configuredTransport, SYSTEM_MAIL_KIND } from "../mail/send-mail";
 import { googleConfig } from "../google/config";
 import { dueLinksSource, EXPORT_KIND, pendingExportsSource, SYNC_KIND } from "../google/work-sources";
+import { NOTIFICATION_DELIVERY_KIND, queuedNotificationsSource } from "../notifications/queue-notifications";
 import type { CronJob, WorkKind } from "./work";
 
 const SECOND = 1_000;
@@ -79,6 +80,13 @@ export const WORK_KINDS: WorkKind[] = [
     run: async (item) => (await (await import("../google/export-event")).runExport(item.id)) ?? { result: "nothing to do" },
     limits: { perWorkspace: 4, perKey: 2, timeoutMs: 5 * MINUTE },
     enabled: googleConfigured,
+  },
+  {
+    name: NOTIFICATION_DELIVERY_KIND,
+    source: queuedNotificationsSource,
+    run: async (item) => (await (await import("../notifications/deliver-notification")).deliverNotification(item.id)) ?? { result: "nothing to do" },
+    // One run per channel at a time: a hanging or rate-limited channel (Slack limits per channel) holds only its own messages.
+    limits: { perWorkspace: 8, perKey: 1, timeoutMs: 2 * MINUTE },
   },
 ];
 

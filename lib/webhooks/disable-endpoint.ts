@@ -4,6 +4,7 @@ import { webhookEndpoints, type WebhookEndpointRow } from "../../db/schema";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
 import { notifyEndpointDisabled } from "./notify-endpoint-disabled";
+import { queueNotifications } from "../notifications/queue-notifications";
 
 /** Disables an endpoint inside the caller's transaction, queues the owners' notice and audits it. */
 export async function disableEndpointInTx(tx: Transaction, actor: Actor, endpoint: WebhookEndpointRow, reason: string, at: Date) {
@@ -12,6 +13,7 @@ export async function disableEndpointInTx(tx: Transaction, actor: Actor, endpoin
     .set({ enabled: false, disabledReason: reason, disabledAt: at, updatedAt: at })
     .where(eq(webhookEndpoints.id, endpoint.id));
   await notifyEndpointDisabled(tx, { workspaceId: endpoint.workspaceId, endpointId: endpoint.id, url: endpoint.url, reason });
+  await queueNotifications(tx, { workspaceId: endpoint.workspaceId, type: "webhook_endpoint.disabled", subject: endpoint.id });
   await appendAudit(tx, [
     {
       actor,

@@ -695,6 +695,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notification-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notification channels, newest first
+         * @description The workspace's Slack, Microsoft Teams and Discord channels that approval requests, escalations, decisions, disabled webhook endpoints and calendar sync failures are posted to: their routing rules, quiet hours and health (`status`, `last_error`). Secrets (bot tokens, webhook URLs) are never returned. Admins manage channels in the web app.
+         */
+        get: operations["listNotificationChannels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1133,6 +1153,36 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             completed_at: string | null;
+        };
+        NotificationChannel: {
+            /** @constant */
+            object: "notification_channel";
+            id: string;
+            /** @enum {string} */
+            kind: "slack" | "teams" | "discord";
+            name: string;
+            slack_channel_id: string | null;
+            notification_types: ("approval.requested" | "approval.escalated" | "approval.resolved" | "webhook_endpoint.disabled" | "calendar.sync_failed")[];
+            /** @description null: every action class */
+            action_classes: string[] | null;
+            min_amount: number | null;
+            quiet_hours: {
+                start: string;
+                end: string;
+                time_zone: string;
+            } | null;
+            include_evidence: boolean;
+            dm_approvers: boolean;
+            enabled: boolean;
+            /**
+             * @description failing: its last attempt failed and will be retried; failed: a message gave up
+             * @enum {string}
+             */
+            status: "healthy" | "failing" | "failed" | "disabled";
+            last_error: string | null;
+            failing_since: string | null;
+            last_success_at: string | null;
+            created_at: string;
         };
         /** @description RFC 9457 problem details */
         Problem: {
@@ -5083,6 +5133,82 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listNotificationChannels: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+            };
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of channels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["NotificationChannel"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

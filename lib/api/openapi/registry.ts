@@ -44,6 +44,7 @@ import {
   rotateWebhookSecretOp,
   updateWebhookEndpointOp,
 } from "../../webhooks/operations";
+import { listNotificationChannelsOp } from "../../notifications/operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -93,4 +94,5 @@ export const OPERATIONS: Operation[] = [
   rotateWebhookSecretOp,
   listWebhookDeliveriesOp,
   retryWebhookDeliveryOp,
+  listNotificationChannelsOp,
 ] as Operation[];

@@ -7,6 +7,7 @@ import { listAgents } from "@/lib/agents/list-agents";
 import { ActionForm } from "../../_components/action-form";
 import { Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../../_components/ui";
 import { createPolicyAction, deletePolicyAction, setEscalationAction } from "./actions";
+import { EscalationChannels } from "../../channels/escalation-channels";
 
 export const metadata: Metadata = { title: "Approval policies" };
 
@@ -113,6 +114,7 @@ export default async function PoliciesPage() {
             </Field>
           </ActionForm>
         ) : null}
+        <EscalationChannels workspaceId={workspace.id} canManage={canManage} />
       </Card>
     </>
   );
