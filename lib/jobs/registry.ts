@@ -13,6 +13,7 @@ import { deliverSystemMailItem, queuedSystemMailSource } from "../mail/deliver-s
 import { configuredTransport, SYSTEM_MAIL_KIND } from "../mail/send-mail";
 import { googleConfig } from "../google/config";
 import { dueLinksSource, EXPORT_KIND, pendingExportsSource, SYNC_KIND } from "../google/work-sources";
+import { claimedHandoffsSource, deadlineHandoffsSource, HANDOFF_CLAIM_EXPIRY_KIND, HANDOFF_EXPIRY_KIND, settleHandoff } from "../handoffs/handoff-clock";
 import type { CronJob, WorkKind } from "./work";
 
 const SECOND = 1_000;
@@ -80,6 +81,9 @@ export const WORK_KINDS: WorkKind[] = [
     limits: { perWorkspace: 4, perKey: 2, timeoutMs: 5 * MINUTE },
     enabled: googleConfigured,
   },
+  // A handoff's lapsed claim (pending again, or dead) and its deadline (expired): timers at their due times.
+  { name: HANDOFF_CLAIM_EXPIRY_KIND, source: claimedHandoffsSource, run: async (item) => ({ settled: await settleHandoff(item.id) }), limits: { perWorkspace: 8, timeoutMs: 30 * SECOND }, cancellable: true },
+  { name: HANDOFF_EXPIRY_KIND, source: deadlineHandoffsSource, run: async (item) => ({ settled: await settleHandoff(item.id) }), limits: { perWorkspace: 8, timeoutMs: 30 * SECOND }, cancellable: true },
 ];
 
 /** Housekeeping on a clock: never more often than every 5 minutes. */

@@ -43,6 +43,15 @@ import {
   rotateWebhookSecretOp,
   updateWebhookEndpointOp,
 } from "../../webhooks/operations";
+import {
+  claimHandoffOp,
+  completeHandoffOp,
+  createHandoffOp,
+  extendHandoffOp,
+  failHandoffOp,
+  getHandoffOp,
+  listHandoffsOp,
+} from "../../handoffs/operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -91,4 +100,11 @@ export const OPERATIONS: Operation[] = [
   rotateWebhookSecretOp,
   listWebhookDeliveriesOp,
   retryWebhookDeliveryOp,
+  createHandoffOp,
+  listHandoffsOp,
+  getHandoffOp,
+  claimHandoffOp,
+  extendHandoffOp,
+  completeHandoffOp,
+  failHandoffOp,
 ] as Operation[];
