@@ -52,6 +52,7 @@ import {
   getHandoffOp,
   listHandoffsOp,
 } from "../../handoffs/operations";
+import { addAgentNoteOp } from "../../audit/note-operation";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -107,4 +108,5 @@ export const OPERATIONS: Operation[] = [
   extendHandoffOp,
   completeHandoffOp,
   failHandoffOp,
+  addAgentNoteOp,
 ] as Operation[];
