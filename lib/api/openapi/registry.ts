@@ -53,6 +53,7 @@ import {
   listHandoffsOp,
 } from "../../handoffs/operations";
 import { addAgentNoteOp } from "../../audit/note-operation";
+import { getTraceOp } from "../../traces/operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -109,4 +110,5 @@ export const OPERATIONS: Operation[] = [
   completeHandoffOp,
   failHandoffOp,
   addAgentNoteOp,
+  getTraceOp,
 ] as Operation[];
