@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
 import { handoffBodies, handoffs, type HandoffRow } from "../../db/schema";
 import { notFound } from "../errors";
@@ -37,4 +37,19 @@ export async function listHandoffs(viewer: HandoffViewer, f: ListHandoffsQuery) 
   if (f.starting_after) where.push(lt(handoffs.id, f.starting_after));
   const rows = await q.select().from(handoffs).where(and(...where)).orderBy(desc(handoffs.id)).limit(f.limit + 1);
   return page(rows, f.limit);
+}
+
+/** How many handoffs of the workspace are dead (for the overview). */
+export async function countDeadHandoffs(workspaceId: string): Promise<number> {
+  const q = await queryable();
+  const [row] = await q.select({ n: count() }).from(handoffs).where(and(eq(handoffs.workspaceId, workspaceId), eq(handoffs.status, "dead")));
+  return Number(row?.n ?? 0);
+}
+
+/** The bodies of these handoffs, by id (the trace page shows them to people). */
+export async function handoffBodiesOf(workspaceId: string, ids: string[]): Promise<Map<string, unknown>> {
+  if (!ids.length) return new Map();
+  const q = await queryable();
+  const rows = await q.select().from(handoffBodies).where(and(eq(handoffBodies.workspaceId, workspaceId), inArray(handoffBodies.handoffId, ids)));
+  return new Map(rows.map((r) => [r.handoffId, r.body]));
 }
