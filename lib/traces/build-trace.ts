@@ -78,7 +78,8 @@ const handoffItem = (n: Node): TraceItem => ({
  * The execution graph of a trace (SPEC §16), named by a trace id, a correlation id or a handoff
  * id: its handoffs as a tree by parent, and every record on it (audit entries, then each source
  * in TRACE_SOURCES) in time order. An agent-bound viewer with a part in the graph sees all its
- * envelopes, and of the other records its own agent's; a trace with nothing it may see is not found.
+ * envelopes and their lifecycle entries, and of the other records its own agent's; a trace with
+ * nothing it may see is not found.
  */
 export async function buildTrace(viewer: TraceViewer, id: string) {
   await sealAuditChain();
@@ -112,7 +113,8 @@ export async function buildTrace(viewer: TraceViewer, id: string) {
   const truncated = rows.length > TRACE_LIMIT || audit.length > TRACE_LIMIT || collected.some((c) => c.length > TRACE_LIMIT);
   const items = [
     ...tree.nodes.map(handoffItem),
-    ...audit.slice(0, TRACE_LIMIT).filter((e) => seen(e.agentId)).map(auditItem),
+    // A handoff's own lifecycle entries belong to the graph; other entries to their agent.
+    ...audit.slice(0, TRACE_LIMIT).filter((e) => seen(e.agentId) || (inGraph && e.resourceType === "handoff" && handoffIds.includes(e.resourceId))).map(auditItem),
     ...collected.flatMap((c) => c.slice(0, TRACE_LIMIT)).filter((i) => seen(i.agent_id)),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   if (items.length === 0) throw notFound("trace", id);

@@ -85,7 +85,10 @@ describe("a trace's execution graph", () => {
     // An agent-bound key with a part in the graph sees all of it, and only its own agent's other records; another workspace sees nothing.
     const writerView = (await api("/api/v1/traces/trace-launch-42", { key: writerKey })).json;
     expect(writerView.handoffs.map((h: { id: string }) => h.id)).toEqual([root.id, child.id, grandchild.id]);
-    expect(writerView.timeline.every((i: { agent_id: string | null; kind: string }) => i.kind === "handoff" || i.agent_id === writer!.id)).toBe(true);
+    type Item = { agent_id: string | null; kind: string; data: { action?: string } };
+    const ownOrGraph = (i: Item) => i.kind === "handoff" || i.agent_id === writer!.id || (i.kind === "audit_entry" && String(i.data.action).startsWith("handoff."));
+    expect(writerView.timeline.every(ownOrGraph)).toBe(true);
+    expect(writerView.timeline.some((i: Item) => i.data.action === "agent.held_room")).toBe(true);
     const { workspace: other } = await newWorkspace();
     expect((await api("/api/v1/traces/trace-launch-42", { key: (await newKey(other.id)).key })).status).toBe(404);
     expect((await api("/api/v1/traces/no-such-trace", { key: plannerKey })).status).toBe(404);
