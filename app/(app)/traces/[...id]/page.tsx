@@ -57,6 +57,14 @@ export default async function TracePage({ params }: { params: Promise<{ id: stri
   const [agents, bodies] = await Promise.all([listAgents(workspace.id, { limit: 100 }), handoffBodiesOf(workspace.id, trace.handoffs.map((h) => h.id))]);
   const name = new Map(agents.items.map((a) => [a.id, a.name]));
   const agent = (a: string | null) => (a ? (name.get(a) ?? a) : "system");
+  const handoffType = new Map(trace.handoffs.map((h) => [h.id, h.type]));
+  // People read names: a handoff's agents by name, a handoff's entries with its type.
+  const timelineTitle = (i: TraceItem) => {
+    const d = i.data as { type?: string; from_agent_id?: string; to_agent_id?: string; resource?: { type?: string; id?: string } };
+    if (i.kind === "handoff") return `Handoff ${d.type}: ${agent(d.from_agent_id ?? null)} → ${agent(d.to_agent_id ?? null)}`;
+    if (i.kind === "audit_entry" && d.resource?.type === "handoff" && handoffType.has(d.resource.id ?? "")) return `${i.title} (${handoffType.get(d.resource.id!)})`;
+    return i.title;
+  };
   const notes = trace.timeline.filter((i) => i.kind === "audit_entry" && String(i.data.action).startsWith("agent."));
 
   return (
@@ -155,6 +163,7 @@ export default async function TracePage({ params }: { params: Promise<{ id: stri
         <ol className="relative space-y-1 border-l border-slate-200 pl-4 text-sm" data-testid="trace-timeline">
           {trace.timeline.map((i) => {
             const href = recordHref(i);
+            const title = timelineTitle(i);
             const dead = i.status === "dead" || i.data.action === "handoff.dead";
             return (
               <li key={`${i.kind}:${i.id}`} className={`flex flex-wrap items-baseline gap-x-2 rounded px-1 py-0.5 ${dead ? "bg-red-50 text-red-900" : ""}`}>
@@ -165,10 +174,10 @@ export default async function TracePage({ params }: { params: Promise<{ id: stri
                 <span className="text-xs text-slate-700">{agent(i.agent_id)}</span>
                 {href ? (
                   <a href={href} className={`${linkClass} break-all`}>
-                    {i.title}
+                    {title}
                   </a>
                 ) : (
-                  <span className="break-all">{i.title}</span>
+                  <span className="break-all">{title}</span>
                 )}
               </li>
             );
