@@ -33,6 +33,8 @@ export const ID_PREFIXES = {
   googleExport: "gexp",
   notificationChannel: "nch",
   notificationMessage: "ntm",
+  handoff: "hof",
+  handoffClaim: "hclm",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -16,4 +16,5 @@ export const NAV: NavItem[] = [
   { href: "/mail", label: "Captured mail", minRole: "admin" },
   { href: "/settings", label: "Settings" },
   { href: "/channels", label: "Notification channels" },
+  { href: "/handoffs", label: "Handoffs" },
 ];

@@ -7,6 +7,7 @@ const NAV = [
   { href: "/docs/errors", label: "Error codes" },
   { href: "/api/v1/openapi.json", label: "openapi.json" },
   { href: "/docs/notification-channels", label: "Notification channels" },
+  { href: "/docs/handoffs", label: "Handoffs" },
 ];
 
 export default function DocsLayout({ children }: { children: ReactNode }) {

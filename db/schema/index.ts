@@ -32,3 +32,4 @@ export * from "./google-event-exports";
 export * from "./job-runner-leases";
 export * from "./notification-channels";
 export * from "./notification-messages";
+export * from "./handoffs";

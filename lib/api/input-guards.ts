@@ -131,6 +131,8 @@ export function assertSafeQuery(query: Record<string, string | string[]>): void 
 
 /** The shape of every id we issue (`cal_` + 26 Crockford base32 characters). */
 export const ID_SHAPE = /^[a-z]{2,10}_[0-9a-hjkmnp-tv-z]{26}$/;
+/** The shape of an x-trace-id (lib/api/request-ids.ts). */
+export const TRACE_ID_SHAPE = /^[A-Za-z0-9._:\/-]{1,128}$/;
 
 /**
  * Path parameters of /api/v1 are ids: anything not shaped like one names nothing, so it is
@@ -138,7 +140,8 @@ export const ID_SHAPE = /^[a-z]{2,10}_[0-9a-hjkmnp-tv-z]{26}$/;
  */
 export function assertIdParams(params: Record<string, string>): void {
   for (const [name, value] of Object.entries(params)) {
-    if (!ID_SHAPE.test(value)) {
+    // A trace is named by the caller's own x-trace-id, so its parameter has that header's shape.
+    if (!(name === "trace_id" ? TRACE_ID_SHAPE : ID_SHAPE).test(value)) {
       throw new AppError("not_found", `No resource with ${name} ${JSON.stringify(value.slice(0, 64))}${value.length > 64 ? "..." : ""}: it is not shaped like an id.`);
     }
   }

@@ -120,6 +120,7 @@ const EXAMPLE_STRINGS: Record<string, string> = {
   username: "ops",
   name: "ops-agent",
   url: "https://agent.example.com/webhooks/agentdraft",
+  action: "agent.booked_meeting",
 };
 
 /** Optional fields worth showing in examples. */
@@ -174,6 +175,8 @@ const ID_PREFIXES: Record<string, string> = {
   attachments: "att",
   "webhook-endpoints": "whe",
   "webhook-deliveries": "whd",
+  handoffs: "hof",
+  traces: "trace",
 };
 
 /** `/v1/calendars/{id}/holds` → `/v1/calendars/cal_.../holds`. */

@@ -21,6 +21,10 @@ export const EVENT_TYPES = [
   "approval.resolved",
   "calendar.synced",
   "calendar.sync_failed",
+  "handoff.received",
+  "handoff.completed",
+  "handoff.dead",
+  "handoff.expired",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -14,6 +14,7 @@ import { configuredTransport, SYSTEM_MAIL_KIND } from "../mail/send-mail";
 import { googleConfig } from "../google/config";
 import { dueLinksSource, EXPORT_KIND, pendingExportsSource, SYNC_KIND } from "../google/work-sources";
 import { NOTIFICATION_DELIVERY_KIND, queuedNotificationsSource } from "../notifications/queue-notifications";
+import { claimedHandoffsSource, deadlineHandoffsSource, HANDOFF_CLAIM_EXPIRY_KIND, HANDOFF_EXPIRY_KIND, settleHandoff } from "../handoffs/handoff-clock";
 import type { CronJob, WorkKind } from "./work";
 
 const SECOND = 1_000;
@@ -88,6 +89,9 @@ export const WORK_KINDS: WorkKind[] = [
     // One run per channel at a time: a hanging or rate-limited channel (Slack limits per channel) holds only its own messages.
     limits: { perWorkspace: 8, perKey: 1, timeoutMs: 2 * MINUTE },
   },
+  // A handoff's lapsed claim (pending again, or dead) and its deadline (expired): timers at their due times.
+  { name: HANDOFF_CLAIM_EXPIRY_KIND, source: claimedHandoffsSource, run: async (item) => ({ settled: await settleHandoff(item.id) }), limits: { perWorkspace: 8, timeoutMs: 30 * SECOND }, cancellable: true },
+  { name: HANDOFF_EXPIRY_KIND, source: deadlineHandoffsSource, run: async (item) => ({ settled: await settleHandoff(item.id) }), limits: { perWorkspace: 8, timeoutMs: 30 * SECOND }, cancellable: true },
 ];
 
 /** Housekeeping on a clock: never more often than every 5 minutes. */

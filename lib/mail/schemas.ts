@@ -61,7 +61,7 @@ export const messageSchema = z
     direction: z.enum(["inbound", "outbound"]),
     status: z
       .enum(["received", "captured", "queued", "sent", "delivered", "bounced", "failed"])
-      .describe("inbound: received. outbound: captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered, bounced or failed"),
+      .describe("inbound: received. outbound: captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered (by the provider, or at once when every recipient is an inbox of this deployment), bounced or failed"),
     message_id: z.string().describe("the RFC 5322 Message-ID"),
     in_reply_to: z.string().nullable(),
     references: z.array(z.string()),

@@ -1,6 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "./schema.js";
 import { unwrap } from "./errors.js";
+import { auditApi, handoffsApi } from "./handoffs.js";
 
 export type ClientOptions = {
   /** An AgentDraft API key: `ad_live_...` or `ad_test_...`. */
@@ -18,7 +19,12 @@ export type ClientOptions = {
   fetch?: (request: Request) => Promise<Response>;
 };
 
-export type AgentDraftClient = Client<paths>;
+export interface AgentDraftClient extends Client<paths> {
+  /** Handoffs between agents: send, work (claim, run, complete or fail, heartbeat). */
+  handoffs: ReturnType<typeof handoffsApi<Client<paths>, AgentDraftClient>>;
+  /** Agent notes in the audit trail. */
+  audit: ReturnType<typeof auditApi<Client<paths>>>;
+}
 
 /** The API root for an app origin: `http://localhost:3000` → `http://localhost:3000/api`. */
 export function apiBaseUrl(baseUrl = "http://localhost:3000"): string {
@@ -35,11 +41,13 @@ export function createAgentDraftClient(options: ClientOptions): AgentDraftClient
   if (!options.apiKey) throw new Error("createAgentDraftClient: apiKey is required (ad_live_... or ad_test_...)");
   const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}` };
   if (options.traceId) headers["x-trace-id"] = options.traceId;
-  return createClient<paths>({
+  const base = createClient<paths>({
     baseUrl: apiBaseUrl(options.baseUrl),
     headers,
     fetch: retrying(options.fetch ?? ((r) => globalThis.fetch(r)), options.maxRetries ?? 2),
   });
+  const onTrace = (traceId: string): AgentDraftClient => createAgentDraftClient({ ...options, traceId });
+  return Object.assign(base, { handoffs: handoffsApi(base, onTrace), audit: auditApi(base) });
 }
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);

@@ -2,3 +2,4 @@ export { createAgentDraftClient, apiBaseUrl, waitForApproval, type AgentDraftCli
 export { AgentDraftError, unwrap, toAgentDraftError, type Problem } from "./errors.js";
 export { verifyWebhook, constantTimeEqual, WebhookVerificationError, type WebhookEvent, type VerifyOptions } from "./webhooks.js";
 export type { paths, components, operations } from "./schema.js";
+export { PermanentFailure, type ClaimedHandoff, type HandoffEnvelope, type NewHandoff, type AgentNote, type WorkContext, type WorkOptions } from "./handoffs.js";

@@ -715,6 +715,167 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/handoffs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List handoff envelopes, newest first
+         * @description An agent-bound key sees the handoffs its agent sent or received. status=pending lists the work waiting for a worker.
+         */
+        get: operations["listHandoffs"];
+        put?: never;
+        /**
+         * Hand work to another agent
+         * @description Send an Idempotency-Key: a retry with the same key returns the same handoff. The recipient learns of it by the handoff.received webhook or GET /v1/handoffs?status=pending. An x-trace-id header puts it on that trace; otherwise it joins its parent's trace, or starts one named by its correlation id.
+         */
+        post: operations["createHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/handoffs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a handoff with its body and result */
+        get: operations["getHandoff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/handoffs/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a pending handoff for one worker
+         * @description Of many workers claiming at once exactly one wins; the others get 409 handoff_claimed. A claim that lapsed is retaken with attempt + 1; past max_attempts the handoff is dead (409 handoff_not_pending). Only the recipient agent's keys (or a workspace-wide key) may do this; to the sender's key it is 403 forbidden.
+         */
+        post: operations["claimHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/handoffs/{id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Heartbeat: keep a live claim for ttl_seconds from now
+         * @description 409 handoff_claim_lost when the claim lapsed, was retaken by another worker, or the handoff ended. Only the recipient agent's keys (or a workspace-wide key) may do this; to the sender's key it is 403 forbidden.
+         */
+        post: operations["extendHandoffClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/handoffs/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a claimed handoff with a result for the sender
+         * @description handoff.completed goes to the sender with the result. Completing again with the same claim_id is a no-op. 409 handoff_claim_lost when the claim lapsed, was retaken by another worker, or the handoff ended. Only the recipient agent's keys (or a workspace-wide key) may do this; to the sender's key it is 403 forbidden.
+         */
+        post: operations["completeHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/handoffs/{id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report that a claimed handoff failed
+         * @description retry: true puts it back to pending while attempts remain; otherwise it is dead (handoff.dead to both agents). 409 handoff_claim_lost when the claim lapsed, was retaken by another worker, or the handoff ended. Only the recipient agent's keys (or a workspace-wide key) may do this; to the sender's key it is 403 forbidden.
+         */
+        post: operations["failHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record why an agent acted: an agent.* note in the audit trail
+         * @description The note is an audit entry like every other (chained, append-only), with the action agent.<verb> (names AgentDraft writes itself are refused). summary is at most 1000 characters; trigger, context and each part of outside_call at most 16384 bytes of JSON and 12 levels; the whole note at most 49152 bytes. The trace_id (or the x-trace-id header) puts it on a trace.
+         */
+        post: operations["addAgentNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/traces/{trace_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The execution graph of a trace: handoffs as a tree, and every record in time order
+         * @description trace_id is a trace id (the x-trace-id of requests), a handoff's correlation id, or a handoff id. Returns the handoffs as a tree by parent, with the mail, holds, approvals and audit entries (agent notes included) of the same trace in time order. An agent-bound key whose agent sent or received one of its handoffs sees every envelope of the graph (never another agent's bodies), and of the other records its own agent's.
+         */
+        get: operations["getTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -734,7 +895,7 @@ export interface components {
                 mode: "live" | "test";
             };
             /** @description what this key may do */
-            scopes: ("mail" | "calendar" | "approvals" | "audit" | "webhooks")[];
+            scopes: ("mail" | "calendar" | "approvals" | "audit" | "webhooks" | "handoffs")[];
         };
         Agent: {
             /** @description agent_... */
@@ -938,7 +1099,7 @@ export interface components {
             /** @enum {string} */
             direction: "inbound" | "outbound";
             /**
-             * @description inbound: received. outbound: captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered, bounced or failed
+             * @description inbound: received. outbound: captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered (by the provider, or at once when every recipient is an inbox of this deployment), bounced or failed
              * @enum {string}
              */
             status: "received" | "captured" | "queued" | "sent" | "delivered" | "bounced" | "failed";
@@ -1183,6 +1344,246 @@ export interface components {
             failing_since: string | null;
             last_success_at: string | null;
             created_at: string;
+        };
+        HandoffEnvelope: {
+            /** @description hof_... */
+            id: string;
+            /** @constant */
+            object: "handoff";
+            type: string;
+            from_agent_id: string;
+            to_agent_id: string;
+            correlation_id: string;
+            parent_id: string | null;
+            /** @description the x-trace-id it was created under, else its parent's, else its correlation id */
+            trace_id: string;
+            /** @enum {string} */
+            status: "pending" | "claimed" | "completed" | "dead" | "expired";
+            /** @description claims so far (the live claim's number while claimed) */
+            attempt: number;
+            max_attempts: number;
+            /** @description while claimed */
+            claim: {
+                worker: string | null;
+                /** Format: date-time */
+                claimed_at: string;
+                /** Format: date-time */
+                expires_at: string;
+            } | null;
+            expires_at: string | null;
+            last_error: {
+                message: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+                attempt: number;
+            } | null;
+            /** @description failed: a worker said not to retry; attempts: max_attempts used up */
+            dead_reason: ("failed" | "attempts") | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            ended_at: string | null;
+        };
+        Handoff: {
+            /** @description hof_... */
+            id: string;
+            /** @constant */
+            object: "handoff";
+            type: string;
+            from_agent_id: string;
+            to_agent_id: string;
+            correlation_id: string;
+            parent_id: string | null;
+            /** @description the x-trace-id it was created under, else its parent's, else its correlation id */
+            trace_id: string;
+            /** @enum {string} */
+            status: "pending" | "claimed" | "completed" | "dead" | "expired";
+            /** @description claims so far (the live claim's number while claimed) */
+            attempt: number;
+            max_attempts: number;
+            /** @description while claimed */
+            claim: {
+                worker: string | null;
+                /** Format: date-time */
+                claimed_at: string;
+                /** Format: date-time */
+                expires_at: string;
+            } | null;
+            expires_at: string | null;
+            last_error: {
+                message: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+                attempt: number;
+            } | null;
+            /** @description failed: a worker said not to retry; attempts: max_attempts used up */
+            dead_reason: ("failed" | "attempts") | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            ended_at: string | null;
+            /** @description the sender's JSON */
+            body: unknown;
+            /** @description the worker's result, once completed (null before) */
+            result: unknown;
+        };
+        ClaimedHandoff: {
+            /** @description hof_... */
+            id: string;
+            /** @constant */
+            object: "handoff";
+            type: string;
+            from_agent_id: string;
+            to_agent_id: string;
+            correlation_id: string;
+            parent_id: string | null;
+            /** @description the x-trace-id it was created under, else its parent's, else its correlation id */
+            trace_id: string;
+            /** @enum {string} */
+            status: "pending" | "claimed" | "completed" | "dead" | "expired";
+            /** @description claims so far (the live claim's number while claimed) */
+            attempt: number;
+            max_attempts: number;
+            /** @description while claimed */
+            claim: {
+                worker: string | null;
+                /** Format: date-time */
+                claimed_at: string;
+                /** Format: date-time */
+                expires_at: string;
+            } | null;
+            expires_at: string | null;
+            last_error: {
+                message: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+                attempt: number;
+            } | null;
+            /** @description failed: a worker said not to retry; attempts: max_attempts used up */
+            dead_reason: ("failed" | "attempts") | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            ended_at: string | null;
+            /** @description the sender's JSON */
+            body: unknown;
+            /** @description the worker's result, once completed (null before) */
+            result: unknown;
+            /** @description send it with /extend, /complete and /fail */
+            claim_id: string;
+        };
+        AgentNoteEntry: {
+            /** @constant */
+            object: "audit_entry";
+            /** @description aud_... */
+            id: string;
+            workspace_id: string;
+            /** @description null until the entry is chained (within about a second) */
+            seq: number | null;
+            /** Format: date-time */
+            at: string;
+            actor: {
+                /** @enum {string} */
+                type: "key" | "member" | "operator" | "system";
+                id: string;
+            };
+            agent_id: string | null;
+            action: string;
+            resource: {
+                type: string;
+                id: string;
+            };
+            trace_id: string | null;
+            request_id: string | null;
+            summary: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            outcome: "succeeded" | "failed" | "rejected";
+            prev_hash: string | null;
+            hash: string | null;
+        };
+        Trace: {
+            /** @constant */
+            object: "trace";
+            id: string;
+            /** @description every trace id and correlation id the records were gathered by */
+            trace_ids: string[];
+            correlation_ids: string[];
+            /** @description handoffs with no parent on this trace */
+            roots: string[];
+            /** @description the tree by parent, depth first: each handoff before its children */
+            handoffs: {
+                /** @description hof_... */
+                id: string;
+                /** @constant */
+                object: "handoff";
+                type: string;
+                from_agent_id: string;
+                to_agent_id: string;
+                correlation_id: string;
+                parent_id: string | null;
+                /** @description the x-trace-id it was created under, else its parent's, else its correlation id */
+                trace_id: string;
+                /** @enum {string} */
+                status: "pending" | "claimed" | "completed" | "dead" | "expired";
+                /** @description claims so far (the live claim's number while claimed) */
+                attempt: number;
+                max_attempts: number;
+                /** @description while claimed */
+                claim: {
+                    worker: string | null;
+                    /** Format: date-time */
+                    claimed_at: string;
+                    /** Format: date-time */
+                    expires_at: string;
+                } | null;
+                expires_at: string | null;
+                last_error: {
+                    message: string;
+                    details?: {
+                        [key: string]: unknown;
+                    };
+                    attempt: number;
+                } | null;
+                /** @description failed: a worker said not to retry; attempts: max_attempts used up */
+                dead_reason: ("failed" | "attempts") | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                ended_at: string | null;
+                depth: number;
+                children: string[];
+            }[];
+            /** @description every record in time order */
+            timeline: components["schemas"]["TraceItem"][];
+            counts: {
+                [key: string]: number;
+            };
+            dead_handoffs: string[];
+            /** @description true when a kind had more than 500 records (the oldest 500 are shown) */
+            truncated: boolean;
+        };
+        TraceItem: {
+            /** @description handoff, audit_entry, message, hold, approval… */
+            kind: string;
+            id: string;
+            /** Format: date-time */
+            at: string;
+            agent_id: string | null;
+            title: string;
+            status: string | null;
+            /** @description the record, as its own endpoint shows it (abridged for mail) */
+            data: {
+                [key: string]: unknown;
+            };
         };
         /** @description RFC 9457 problem details */
         Problem: {
@@ -4566,7 +4967,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired")[] | null;
                     agent_ids?: string[] | null;
                 };
             };
@@ -4819,7 +5220,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url?: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired")[] | null;
                     agent_ids?: string[] | null;
                     /** @description true re-enables an endpoint that was disabled, and resets its failure count */
                     enabled?: boolean;
@@ -5178,6 +5579,933 @@ export interface operations {
                         data: components["schemas"]["NotificationChannel"][];
                         has_more: boolean;
                     };
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listHandoffs: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+                status?: "pending" | "claimed" | "completed" | "dead" | "expired";
+                /** @description what kind of work this is; workers ask for the types they do */
+                type?: string;
+                /** @description received: handoffs to the key's agent (or agent_id); sent: from it */
+                role?: "received" | "sent";
+                /** @description workspace-wide keys: handoffs to or from this agent */
+                agent_id?: string;
+                correlation_id?: string;
+            };
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of envelopes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["HandoffEnvelope"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createHandoff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the agent that should do the work */
+                    to_agent_id: string;
+                    /** @description the sending agent: required with a workspace-wide key; an agent-bound key sends as its agent */
+                    from_agent_id?: string;
+                    /** @description what kind of work this is; workers ask for the types they do */
+                    type: string;
+                    /** @description any JSON, at most 65536 bytes and 16 levels deep */
+                    body: unknown;
+                    /** @description the handoff this one is part of (a sub-task) */
+                    parent_id?: string;
+                    /** @description shared by every handoff of one job; default: the parent's, else this handoff's own id */
+                    correlation_id?: string;
+                    /** @description past this the handoff is expired, done or not */
+                    expires_in_seconds?: number;
+                    /**
+                     * @description claims allowed before it is dead
+                     * @default 3
+                     */
+                    max_attempts?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The handoff's envelope (the body is kept apart: GET the handoff for it) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffEnvelope"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHandoff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The handoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handoff"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    claimHandoff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description how long the claim lives without a heartbeat (/extend)
+                     * @default 300
+                     */
+                    ttl_seconds?: number;
+                    /** @description a name for this worker, shown on the trace */
+                    worker?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The claimed handoff with its body and claim_id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimedHandoff"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    extendHandoffClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    claim_id: string;
+                    /**
+                     * @description the claim lives this long from now
+                     * @default 300
+                     */
+                    ttl_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The handoff's envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffEnvelope"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    completeHandoff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description from the claim: proves this worker still holds it */
+                    claim_id: string;
+                    /** @description any JSON for the sender, at most 65536 bytes */
+                    result?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The completed handoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handoff"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    failHandoff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    claim_id: string;
+                    /** @description what went wrong, for the trace and the sender */
+                    error: string;
+                    details?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description true: pending again while attempts remain; false: dead now
+                     * @default true
+                     */
+                    retry?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The handoff's envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffEnvelope"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addAgentNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description agent.<verb>: what the agent did or decided */
+                    action: string;
+                    /** @description why, in a sentence or two, for the people reading the trail */
+                    summary: string;
+                    /** @description the agent the note is about: required with a workspace-wide key; an agent-bound key notes as its agent */
+                    agent_id?: string;
+                    /** @description the trace this belongs to (a handoff's trace_id); default: the request's x-trace-id */
+                    trace_id?: string;
+                    /** @description what the note is about; default: the agent */
+                    resource?: {
+                        type: string;
+                        id: string;
+                    };
+                    /**
+                     * @default succeeded
+                     * @enum {string}
+                     */
+                    outcome?: "succeeded" | "failed" | "rejected";
+                    /** @description what set the agent off: an email, a handoff, a webhook (ids and the parts that mattered) */
+                    trigger?: unknown;
+                    /** @description what the agent understood from it: the parsed context it acted on */
+                    context?: unknown;
+                    outside_call?: {
+                        /** @description who was called, such as stripe or google-calendar */
+                        service: string;
+                        /** @description the exact payload sent */
+                        request?: unknown;
+                        /** @description what came back: ids, status */
+                        confirmation?: unknown;
+                    };
+                    model?: {
+                        name: string;
+                        prompt_version?: string;
+                        input_tokens?: number;
+                        output_tokens?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The entry */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentNoteEntry"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTrace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trace"];
                 };
             };
             /** @description Invalid request (validation_failed, malformed_json, invalid_request) */

@@ -7,6 +7,7 @@ import { listAudit } from "@/lib/audit/list-audit";
 import { verifyChain } from "@/lib/audit/verify-chain";
 import { listPendingInvitations } from "@/lib/invitations/find-invitation";
 import { listPasskeys } from "@/lib/passkeys/passkeys";
+import { countDeadHandoffs } from "@/lib/handoffs/read-handoffs";
 import { Badge, Card, PageHeader, Time, linkClass } from "../_components/ui";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -15,19 +16,21 @@ const STALE_KEY_MS = 30 * 24 * 60 * 60 * 1000;
 
 export default async function OverviewPage() {
   const { user, member, workspace } = await requireMember();
-  const [agents, keys, chain, invitations, passkeys, recent] = await Promise.all([
+  const [agents, keys, chain, invitations, passkeys, recent, deadHandoffs] = await Promise.all([
     listAgents(workspace.id, { limit: 100 }),
     listKeys(workspace.id),
     verifyChain(workspace.id),
     listPendingInvitations(workspace.id),
     listPasskeys(user.id),
     listAudit(workspace.id, { limit: 5 }),
+    countDeadHandoffs(workspace.id),
   ]);
   const active = keys.filter((k) => !k.revokedAt);
   const unused = unusedKeys(active, STALE_KEY_MS);
 
   const attention: { text: string; href: string; tone: "red" | "amber" }[] = [];
   if (!chain.valid) attention.push({ text: `The audit chain is broken at entry ${chain.first_broken?.seq}.`, href: "/audit", tone: "red" });
+  if (deadHandoffs > 0) attention.push({ text: `${deadHandoffs} handoff${deadHandoffs === 1 ? " is" : "s are"} dead: an agent gave up on the work.`, href: "/handoffs?status=dead", tone: "red" });
   if (passkeys.length === 1) attention.push({ text: "You have one passkey. Add a second one so a lost device does not lock you out.", href: "/settings", tone: "amber" });
   if (agents.items.length === 0) attention.push({ text: "No agents yet. Create one to give it API keys.", href: "/agents", tone: "amber" });
   if (unused.length > 0) attention.push({ text: `${unused.length} active API key${unused.length === 1 ? " has" : "s have"} not been used in 30 days. Revoke keys you do not need.`, href: "/keys", tone: "amber" });

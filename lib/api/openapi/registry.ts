@@ -45,6 +45,17 @@ import {
   updateWebhookEndpointOp,
 } from "../../webhooks/operations";
 import { listNotificationChannelsOp } from "../../notifications/operations";
+import {
+  claimHandoffOp,
+  completeHandoffOp,
+  createHandoffOp,
+  extendHandoffOp,
+  failHandoffOp,
+  getHandoffOp,
+  listHandoffsOp,
+} from "../../handoffs/operations";
+import { addAgentNoteOp } from "../../audit/note-operation";
+import { getTraceOp } from "../../traces/operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -95,4 +106,13 @@ export const OPERATIONS: Operation[] = [
   listWebhookDeliveriesOp,
   retryWebhookDeliveryOp,
   listNotificationChannelsOp,
+  createHandoffOp,
+  listHandoffsOp,
+  getHandoffOp,
+  claimHandoffOp,
+  extendHandoffOp,
+  completeHandoffOp,
+  failHandoffOp,
+  addAgentNoteOp,
+  getTraceOp,
 ] as Operation[];

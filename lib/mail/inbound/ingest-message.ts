@@ -17,7 +17,7 @@ import { senderRefused } from "./sender-rules";
 import { rejectionReason, type RejectionReason } from "./mail-limits";
 import type { SenderAuth } from "./sender-auth";
 
-export type IngestSource = "raw" | "smtp" | "resend";
+export type IngestSource = "raw" | "smtp" | "resend" | "local";
 export type Delivery = { inbox_id: string; address: string; message_id: string | null; thread_id: string | null; duplicate: boolean; refused: string | null };
 
 
@@ -30,10 +30,14 @@ export async function inboxesFor(addresses: string[]): Promise<InboxRow[]> {
   return q.select().from(inboxes).where(inArray(inboxes.address, wanted));
 }
 
-async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: EncodedSource, source: IngestSource): Promise<Delivery> {
+/**
+ * Stores one received message for one inbox: sender rules, duplicate check, thread, attachments,
+ * email.received and the audit entry. Inside an open transaction it joins it (local delivery).
+ */
+export async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: EncodedSource, source: IngestSource, traceId?: string): Promise<Delivery> {
   const base = { inbox_id: inbox.id, address: inbox.address };
-  // Each received message starts a trace; the agent continues it (x-trace-id) in what it does about it.
-  const actor = { ...systemActor(inbox.workspaceId, source), traceId: newId("trace") };
+  // Each received message starts a trace (mail between inboxes here keeps the sender's); the agent continues it (x-trace-id) in what it does about it.
+  const actor = { ...systemActor(inbox.workspaceId, source), traceId: traceId ?? newId("trace") };
   const refused = senderRefused(m.from.email, inbox.allowSenders, inbox.blockSenders, m.headersOfNote.dmarc ?? null);
   if (refused) {
     await transaction((tx) =>

@@ -7,6 +7,8 @@ import { emitEvent } from "../../events/emit-event";
 import { configuredTransport, type MailTransport } from "../send-mail";
 import { afterFailure, DELIVERY_LEASE_MS } from "../delivery-policy";
 import { messageEventPayload } from "../serialize";
+import { inboxesFor } from "../inbound/ingest-message";
+import { externalAddresses } from "../local-delivery";
 
 const deliveryActor = (m: MessageRow): Actor => ({ type: "system", workspaceId: m.workspaceId, job: "mail-delivery", traceId: m.traceId ?? undefined });
 
@@ -63,11 +65,13 @@ async function deliverOne(m: MessageRow, transport: MailTransport): Promise<{ re
   const headers: Record<string, string> = { ...(m.customHeaders ?? {}), "Message-ID": m.messageId };
   if (m.inReplyTo) headers["In-Reply-To"] = m.inReplyTo;
   if (m.references.length) headers["References"] = m.references.join(" ");
+  // Recipients that are inboxes here got their copy when it was sent (local delivery).
+  const local = (await inboxesFor([...m.to, ...m.cc].map((a) => a.email))).filter((i) => i.id !== m.inboxId);
+  const [to, cc] = [externalAddresses(m.to.map((a) => a.email), local), externalAddresses(m.cc.map((a) => a.email), local)];
   try {
     const { providerId } = await transport({
       from,
-      to: m.to.map((a) => a.email),
-      cc: m.cc.map((a) => a.email),
+      ...(to.length ? { to, cc } : { to: cc, cc: [] }),
       subject: m.subject,
       text: m.text,
       html: m.htmlBody ?? undefined,

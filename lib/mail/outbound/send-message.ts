@@ -16,7 +16,8 @@ import { messageEventPayload } from "../serialize";
 import { parsedColumns } from "../store-message";
 import { encodeSource, storeSource } from "../message-source";
 import { mailLimits } from "../inbound/mail-limits";
-import { lockInbox, resolveThread } from "../threading";
+import { resolveThread } from "../threading";
+import { deliverLocally, externalAddresses, localRecipients, lockInboxes, LOCAL_SENDER_AUTH } from "../local-delivery";
 import { configuredTransport } from "../send-mail";
 import { MAX_SEND_RECIPIENTS, type replyInput, type sendMessageInput } from "../schemas";
 import { checkCustomHeaders } from "./headers";
@@ -85,6 +86,8 @@ const unique = (list: string[]) => [...new Set(list.map((a) => a.trim().toLowerC
  * received mail is, so sent and received mail have one shape. With a mail provider it is
  * `queued` for the delivery job (a provider call never holds a transaction open, and a crash
  * after commit loses nothing); without one it is `captured` at once and `email.sent` is emitted.
+ * Recipients that are inboxes of this deployment get it in the same transaction (local delivery);
+ * when they are all local it is `delivered` at once, with no provider involved.
  */
 async function queueOutbound(actor: Actor, inbox: InboxRow, draft: Draft): Promise<MessageRow> {
   const id = newId("message");
@@ -96,10 +99,15 @@ async function queueOutbound(actor: Actor, inbox: InboxRow, draft: Draft): Promi
   const limits = mailLimits();
   const parsed = await parseMessageOffThread(raw, { limits: { ...limits, bodyChars: Math.max(limits.bodyChars, raw.length) } });
   const source = await encodeSource(raw, parsed.sha256);
-  const status = configuredTransport() ? "queued" : "captured";
+  const recipients = [...draft.to, ...draft.cc];
+  const local = await localRecipients(inbox, recipients);
+  const localCopy = local.length ? await parseMessageOffThread(raw, { senderAuth: LOCAL_SENDER_AUTH }) : null;
+  const status = local.length && !externalAddresses(recipients, local).length ? "delivered" : configuredTransport() ? "queued" : "captured";
+  // Mail between inboxes here is one trace on both sides.
+  const traceId = actor.traceId ?? (local.length ? newId("trace") : null);
 
   return transaction(async (tx) => {
-    await lockInbox(tx, inbox.id);
+    await lockInboxes(tx, [inbox.id, ...local.map((i) => i.id)]);
     const threadId = await resolveThread(tx, inbox, parsed, at);
     const [message] = await tx
       .insert(messages)
@@ -114,14 +122,20 @@ async function queueOutbound(actor: Actor, inbox: InboxRow, draft: Draft): Promi
         htmlBody: draft.html ?? null,
         customHeaders: Object.keys(draft.headers).length ? draft.headers : null,
         nextSendAt: status === "queued" ? at : null,
-        traceId: actor.traceId ?? null,
+        traceId,
         createdAt: at,
       })
       .returning();
     await storeSource(tx, id, source);
-    const summary = { inbox_id: inbox.id, to: draft.to, cc: draft.cc, message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status };
-    if (status === "captured") await emitEvent(tx, actor, { type: "email.sent", agentId: inbox.agentId, data: messageEventPayload(message!) });
-    await appendAudit(tx, [{ actor, action: status === "captured" ? "email.sent" : "email.queued", resource: { type: "message", id }, agentId: inbox.agentId, summary }]);
+    const delivered = localCopy ? await deliverLocally(local, localCopy, source, traceId!) : [];
+    const summary = {
+      inbox_id: inbox.id, to: draft.to, cc: draft.cc, message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status,
+      ...(delivered.length ? { delivered_locally: delivered.map((d) => ({ inbox_id: d.inbox_id, message_id: d.message_id, refused: d.refused })) } : {}),
+    };
+    const sent = status !== "queued";
+    const traced = { ...actor, traceId: traceId ?? undefined };
+    if (sent) await emitEvent(tx, traced, { type: "email.sent", agentId: inbox.agentId, data: messageEventPayload(message!) });
+    await appendAudit(tx, [{ actor: traced, action: sent ? "email.sent" : "email.queued", resource: { type: "message", id }, agentId: inbox.agentId, summary }]);
     if (status === "queued") scheduleWork(MESSAGE_DELIVERY_KIND, [{ id, workspaceId: inbox.workspaceId, key: inbox.id, dueAt: at }]);
     return message!;
   });

@@ -1,0 +1,9 @@
+import { redirect } from "next/navigation";
+import { requireMember } from "@/lib/auth/current-member";
+
+// GET /traces?id=… — the "find a trace" form lands here.
+export default async function FindTracePage({ searchParams }: { searchParams: Promise<{ id?: string }> }) {
+  await requireMember();
+  const id = ((await searchParams).id ?? "").trim();
+  redirect(id ? `/traces/${encodeURIComponent(id)}` : "/handoffs");
+}

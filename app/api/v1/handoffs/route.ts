@@ -1,0 +1,15 @@
+import { withApiKey } from "@/lib/api/with-api-key";
+import { created, list } from "@/lib/api/responses";
+import { createHandoffOp, listHandoffsOp } from "@/lib/handoffs/operations";
+import { createHandoff } from "@/lib/handoffs/create-handoff";
+import { listHandoffs } from "@/lib/handoffs/read-handoffs";
+import { serializeHandoff } from "@/lib/handoffs/serialize";
+
+// POST /api/v1/handoffs — hand work to another agent
+export const POST = withApiKey(createHandoffOp, async ({ actor, body }) => created(serializeHandoff(await createHandoff(actor, body))));
+
+// GET /api/v1/handoffs?status&type&role — envelopes, newest first
+export const GET = withApiKey(listHandoffsOp, async ({ key, query }) => {
+  const { items, hasMore } = await listHandoffs(key, query);
+  return list(items.map(serializeHandoff), hasMore);
+});
