@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
   "approval.resolved",
   "calendar.synced",
   "calendar.sync_failed",
+  "approval.consumed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

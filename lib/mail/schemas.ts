@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationQuery } from "../api/pagination";
+import { MESSAGE_STATUSES } from "../../db/schema";
 
 const senderRule = z
   .string()
@@ -60,8 +61,8 @@ export const messageSchema = z
     thread_id: z.string(),
     direction: z.enum(["inbound", "outbound"]),
     status: z
-      .enum(["received", "captured", "queued", "sent", "delivered", "bounced", "failed"])
-      .describe("inbound: received. outbound: captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered, bounced or failed"),
+      .enum(MESSAGE_STATUSES)
+      .describe("inbound: received. outbound: pending_approval (waits for a person: `approval_id`), discarded (denied or expired: never sent), captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered, bounced or failed"),
     message_id: z.string().describe("the RFC 5322 Message-ID"),
     in_reply_to: z.string().nullable(),
     references: z.array(z.string()),

@@ -32,7 +32,7 @@ import {
   sendMessageOp,
   updateInboxOp,
 } from "../../mail/operations";
-import { cancelApprovalOp, checkApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
+import { cancelApprovalOp, checkApprovalOp, consumeApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
 import {
   createWebhookEndpointOp,
   deleteWebhookEndpointOp,
@@ -82,6 +82,7 @@ export const OPERATIONS: Operation[] = [
   listApprovalsOp,
   getApprovalOp,
   cancelApprovalOp,
+  consumeApprovalOp,
   checkApprovalOp,
   createWebhookEndpointOp,
   listWebhookEndpointsOp,
