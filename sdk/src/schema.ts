@@ -555,6 +555,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/approvals/{id}/consume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spend an approved approval, once, on the exact approved action
+         * @description Succeeds once, for an approved approval that has not expired, when `action` hashes (sha256 of its canonical JSON) to the approved action. Otherwise 409 with a code saying why: `approval_not_approved` (pending, denied or cancelled), `approval_expired`, `approval_consumed` (spent already, or held mail the product sends itself) or `action_mismatch`. An agent-bound key spends only its own agent's approvals. Writes an `approval.consumed` audit entry and event. For actions AgentDraft does not perform itself, this is where a policy is enforced: do the action only after a 200 here.
+         */
+        post: operations["consumeApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/approvals/check": {
         parameters: {
             query?: never;
@@ -898,10 +918,10 @@ export interface components {
             /** @enum {string} */
             direction: "inbound" | "outbound";
             /**
-             * @description inbound: received. outbound: captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered, bounced or failed
+             * @description inbound: received. outbound: pending_approval (waits for a person: `approval_id`), discarded (denied or expired: never sent), captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered, bounced or failed
              * @enum {string}
              */
-            status: "received" | "captured" | "queued" | "sent" | "delivered" | "bounced" | "failed";
+            status: "received" | "captured" | "queued" | "sent" | "delivered" | "bounced" | "failed" | "pending_approval" | "discarded";
             /** @description the RFC 5322 Message-ID */
             message_id: string;
             in_reply_to: string | null;
@@ -1033,6 +1053,9 @@ export interface components {
             }[];
             /** @description compact JWS (EdDSA) over the decision and what was asked; verify against /.well-known/jwks.json?workspace_id=… and check its workspace_id */
             receipt: string | null;
+            /** @description whether the approved action was spent (POST /v1/approvals/{id}/consume, or the product sending held mail); an approval is spent once */
+            consumed: boolean;
+            consumed_at: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -4223,6 +4246,114 @@ export interface operations {
             };
         };
     };
+    consumeApproval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the action about to be done; it must hash (canonical JSON, sha256) to the approved action. Omit it only when the approval named no action */
+                    action?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The spent approval (consumed: true) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     checkApprovalPolicy: {
         parameters: {
             query?: never;
@@ -4424,7 +4555,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "approval.consumed")[] | null;
                     agent_ids?: string[] | null;
                 };
             };
@@ -4677,7 +4808,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url?: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "approval.consumed")[] | null;
                     agent_ids?: string[] | null;
                     /** @description true re-enables an endpoint that was disabled, and resets its failure count */
                     enabled?: boolean;
