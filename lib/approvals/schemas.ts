@@ -51,6 +51,18 @@ export const policyInput = z.object({
   min_amount: amount.nullish(),
   required_approvals: z.number().int().min(1).max(10).default(1),
   expires_in_seconds: z.number().int().min(60).max(30 * 86400).default(86400),
+  inbox_id: z.string().min(1).nullish().describe("email.send: only mail from this inbox"),
+  recipient_domain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((d) => d.replace(/^@/, ""))
+    .pipe(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, "a domain such as example.com"))
+    .nullish()
+    .describe("email.send: only mail to someone at this domain"),
+  new_recipients: z.boolean().default(false).describe("email.send: only mail to someone the workspace has not exchanged mail with"),
+  untrusted_trace: z.boolean().default(false).describe("only when the request's trace starts at received mail that is unauthenticated or flagged for prompt injection"),
+  min_priority: z.number().int().min(0).max(100).nullish().describe("hold.place: only holds at or above this priority"),
 });
 
 export const approvalSchema = z

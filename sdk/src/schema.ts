@@ -397,7 +397,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new message from an inbox
-         * @description With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe.
+         * @description With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -454,7 +454,7 @@ export interface paths {
         put?: never;
         /**
          * Reply in the message's thread (In-Reply-To and the References chain set)
-         * @description Replies to the sender (their Reply-To when given), or with `reply_all` to everyone on the message. Replying to automated mail is refused unless `allow_automated` is true. With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe.
+         * @description Replies to the sender (their Reply-To when given), or with `reply_all` to everyone on the message. Replying to automated mail is refused unless `allow_automated` is true. With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent.
          */
         post: operations["replyToMessage"];
         delete?: never;
@@ -977,6 +977,8 @@ export interface components {
             size_bytes: number;
             /** @description received mail: the trace it starts (send it as x-trace-id on what you do about it); sent mail: the trace of the request that sent it */
             trace_id: string | null;
+            /** @description outbound mail that waited for a person: the approval that released (or discarded) it */
+            approval_id: string | null;
             /** @description outbound only: delivery attempts, the next one while queued, the last failure or bounce */
             delivery: {
                 attempts: number;
@@ -3393,12 +3395,26 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @description hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry
+                     * @default false
+                     */
+                    require_approval?: boolean;
                 };
             };
         };
         responses: {
             /** @description The message, in the same shape as received mail */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Held for a person's approval: the message, `pending_approval`, with its `approval_id` */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3645,6 +3661,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry
+                     * @default false
+                     */
+                    require_approval?: boolean;
                     /** @description the plain-text body */
                     text: string;
                     /** @description an HTML body, sent as written; stored and shown sanitised */
@@ -3669,6 +3690,15 @@ export interface operations {
         responses: {
             /** @description The reply, in the same shape as received mail */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Held for a person's approval: the reply, `pending_approval`, with its `approval_id` */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

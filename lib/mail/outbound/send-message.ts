@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Transaction } from "../../../db/client";
 import { transaction } from "../../../db/transaction";
 import { messages, messageSources, type InboxRow, type MessageRow } from "../../../db/schema";
 import { AppError } from "../../errors";
@@ -20,10 +21,20 @@ import { MAX_SEND_RECIPIENTS, type replyInput, type sendMessageInput } from "../
 import { checkCustomHeaders } from "./headers";
 import { composeOutbound, outboundMessageId, replyReferences, replySubject, type Draft } from "./compose";
 
+// Whether to hold the message for a person is decided before these run (lib/approvals/mail-gate.ts).
+type SendInput = Omit<z.output<typeof sendMessageInput>, "require_approval">;
+type ReplyInput = Omit<z.output<typeof replyInput>, "require_approval">;
+
 /** `POST /v1/inboxes/{id}/messages`: a new message from the inbox. */
-export async function sendMessage(actor: Actor, inboxId: string, input: z.output<typeof sendMessageInput>): Promise<MessageRow> {
+export async function sendMessage(actor: Actor, inboxId: string, input: SendInput): Promise<MessageRow> {
+  const { inbox, draft } = await draftForSend(actor, inboxId, input);
+  return sendDraft(actor, inbox, draft);
+}
+
+/** The inbox and the draft of a new message, checked (the key's own inbox, safe headers). */
+export async function draftForSend(actor: Actor, inboxId: string, input: SendInput): Promise<{ inbox: InboxRow; draft: Draft }> {
   const inbox = await getInbox(actor, inboxId);
-  return queueOutbound(actor, inbox, {
+  return { inbox, draft: {
     to: input.to,
     cc: input.cc.filter((a) => !input.to.includes(a)),
     subject: input.subject,
@@ -31,7 +42,7 @@ export async function sendMessage(actor: Actor, inboxId: string, input: z.output
     html: input.html,
     references: [],
     headers: checkCustomHeaders(input.headers),
-  });
+  } };
 }
 
 /**
@@ -39,7 +50,13 @@ export async function sendMessage(actor: Actor, inboxId: string, input: z.output
  * `reply_all` everyone else on the message too, in the same thread, with In-Reply-To set to
  * the parent and References carrying the whole chain.
  */
-export async function replyToMessage(actor: Actor, parentId: string, input: z.output<typeof replyInput>): Promise<MessageRow> {
+export async function replyToMessage(actor: Actor, parentId: string, input: ReplyInput): Promise<MessageRow> {
+  const { inbox, draft } = await draftForReply(actor, parentId, input);
+  return sendDraft(actor, inbox, draft);
+}
+
+/** The inbox and the draft of a reply, checked (automated mail, recipients, headers). */
+export async function draftForReply(actor: Actor, parentId: string, input: ReplyInput): Promise<{ inbox: InboxRow; draft: Draft }> {
   const parent = await findMessage(actor, parentId);
   const inbox = await getInbox(actor, parent.inboxId);
   if (parent.direction === "inbound" && parent.automated && !input.allow_automated) {
@@ -64,7 +81,7 @@ export async function replyToMessage(actor: Actor, parentId: string, input: z.ou
       limit: MAX_SEND_RECIPIENTS,
     });
   }
-  return queueOutbound(actor, inbox, {
+  return { inbox, draft: {
     to,
     cc,
     subject: replySubject(parent.subject),
@@ -73,10 +90,22 @@ export async function replyToMessage(actor: Actor, parentId: string, input: z.ou
     inReplyTo: parent.messageId,
     references: replyReferences(parent),
     headers: checkCustomHeaders(input.headers),
-  });
+  } };
 }
 
 const unique = (list: string[]) => [...new Set(list.map((a) => a.trim().toLowerCase()))];
+
+/** A message composed as real RFC 5322 bytes (its id and Date fixed), and those bytes parsed back. */
+export type ComposedOutbound = { id: string; at: Date; raw: Buffer; parsed: Awaited<ReturnType<typeof parseMessageOffThread>> };
+
+export async function composeForSending(inbox: InboxRow, draft: Draft): Promise<ComposedOutbound> {
+  const id = newId("message");
+  const at = new Date();
+  const raw = await composeOutbound(inbox, draft, outboundMessageId(id, inbox), at);
+  const limit = env().MAIL_MAX_BYTES;
+  if (raw.length > limit) throw new AppError("payload_too_large", `The message is ${raw.length} bytes composed, over the ${limit}-byte limit (MAIL_MAX_BYTES).`, { limit_bytes: limit });
+  return { id, at, raw, parsed: await parseMessageOffThread(raw) };
+}
 
 /**
  * Stores an outbound message, composed as real RFC 5322 bytes and parsed back the way
@@ -84,40 +113,51 @@ const unique = (list: string[]) => [...new Set(list.map((a) => a.trim().toLowerC
  * `queued` for the delivery job (a provider call never holds a transaction open, and a crash
  * after commit loses nothing); without one it is `captured` at once and `email.sent` is emitted.
  */
-async function queueOutbound(actor: Actor, inbox: InboxRow, draft: Draft): Promise<MessageRow> {
-  const id = newId("message");
-  const at = new Date();
-  const raw = await composeOutbound(inbox, draft, outboundMessageId(id, inbox), at);
-  const limit = env().MAIL_MAX_BYTES;
-  if (raw.length > limit) throw new AppError("payload_too_large", `The message is ${raw.length} bytes composed, over the ${limit}-byte limit (MAIL_MAX_BYTES).`, { limit_bytes: limit });
-  const parsed = await parseMessageOffThread(raw);
+export async function sendDraft(actor: Actor, inbox: InboxRow, draft: Draft): Promise<MessageRow> {
+  const composed = await composeForSending(inbox, draft);
   const status = configuredTransport() ? "queued" : "captured";
+  return transaction((tx) => storeOutbound(tx, actor, inbox, draft, composed, status));
+}
 
-  return transaction(async (tx) => {
-    await lockInbox(tx, inbox.id);
-    const threadId = await resolveThread(tx, inbox, parsed, at);
-    const [message] = await tx
-      .insert(messages)
-      .values({
-        id,
-        workspaceId: inbox.workspaceId,
-        inboxId: inbox.id,
-        threadId,
-        direction: "outbound",
-        status,
-        ...parsedColumns(parsed),
-        htmlBody: draft.html ?? null,
-        customHeaders: Object.keys(draft.headers).length ? draft.headers : null,
-        nextSendAt: status === "queued" ? at : null,
-        traceId: actor.traceId ?? null,
-        createdAt: at,
-      })
-      .returning();
-    await tx.insert(messageSources).values({ messageId: id, sha256: parsed.sha256, raw });
-    const summary = { inbox_id: inbox.id, to: draft.to, cc: draft.cc, message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status };
-    if (status === "captured") await emitEvent(tx, actor, { type: "email.sent", agentId: inbox.agentId, data: messageEventPayload(message!) });
-    await appendAudit(tx, [{ actor, action: status === "captured" ? "email.sent" : "email.queued", resource: { type: "message", id }, agentId: inbox.agentId, summary }]);
-    if (status === "queued") scheduleWork(MESSAGE_DELIVERY_KIND, [{ id, workspaceId: inbox.workspaceId, key: inbox.id, dueAt: at }]);
-    return message!;
-  });
+/**
+ * Stores a composed message inside the caller's transaction: `captured` (email.sent now),
+ * `queued` (for the delivery job) or `pending_approval` (held, exactly these bytes, until
+ * `approvalId` is decided: lib/mail/outbound/held-mail.ts).
+ */
+export async function storeOutbound(
+  tx: Transaction,
+  actor: Actor,
+  inbox: InboxRow,
+  draft: Draft,
+  { id, at, raw, parsed }: ComposedOutbound,
+  status: "captured" | "queued" | "pending_approval",
+  approvalId: string | null = null,
+): Promise<MessageRow> {
+  await lockInbox(tx, inbox.id);
+  const threadId = await resolveThread(tx, inbox, parsed, at);
+  const [message] = await tx
+    .insert(messages)
+    .values({
+      id,
+      workspaceId: inbox.workspaceId,
+      inboxId: inbox.id,
+      threadId,
+      direction: "outbound",
+      status,
+      ...parsedColumns(parsed),
+      htmlBody: draft.html ?? null,
+      customHeaders: Object.keys(draft.headers).length ? draft.headers : null,
+      nextSendAt: status === "queued" ? at : null,
+      traceId: actor.traceId ?? null,
+      approvalId,
+      createdAt: at,
+    })
+    .returning();
+  await tx.insert(messageSources).values({ messageId: id, sha256: parsed.sha256, raw });
+  const summary = { inbox_id: inbox.id, to: draft.to, cc: draft.cc, message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status, approval_id: approvalId };
+  if (status === "captured") await emitEvent(tx, actor, { type: "email.sent", agentId: inbox.agentId, data: messageEventPayload(message!) });
+  const action = status === "captured" ? "email.sent" : status === "queued" ? "email.queued" : "email.held_for_approval";
+  await appendAudit(tx, [{ actor, action, resource: { type: "message", id }, agentId: inbox.agentId, summary }]);
+  if (status === "queued") scheduleWork(MESSAGE_DELIVERY_KIND, [{ id, workspaceId: inbox.workspaceId, key: inbox.id, dueAt: at }]);
+  return message!;
 }
