@@ -15,7 +15,7 @@ import { createPolicy } from "./policies";
 
 const SECRET = "inbound-secret-for-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
-const { api } = serveApiForTests();
+const { api, url } = serveApiForTests();
 
 async function setup() {
   const base = await newAgentInbox(api);
@@ -53,6 +53,9 @@ describe("outbound mail that waits for a person", () => {
     const sent = (await api(`/api/v1/messages/${held.id}`, { key })).json;
     expect(sent).toMatchObject({ status: "captured", approval_id: held.approval_id, message_id: held.message_id });
     expect((await source(held.id)).equals(before)).toBe(true);
+    const download = await fetch(`${url()}/api/v1/messages/${held.id}/source`, { headers: { authorization: `Bearer ${key}` } });
+    expect(download.headers.get("content-type")).toBe("message/rfc822");
+    expect(Buffer.from(await download.arrayBuffer()).equals(before)).toBe(true);
     const events = await sentEvents(workspace.id);
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ approval_id: held.approval_id, message: { id: held.id, approval_id: held.approval_id } });

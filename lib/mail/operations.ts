@@ -106,6 +106,16 @@ export const getAttachmentOp = defineOperation({
   responses: { 200: { description: "The attachment's bytes", schema: z.string().meta({ format: "binary" }), contentType: "application/octet-stream" } },
 });
 
+export const getMessageSourceOp = defineOperation({
+  method: "GET",
+  path: "/v1/messages/{id}/source",
+  operationId: "getMessageSource",
+  summary: "Download a message's RFC 5322 source (received as is; sent or held exactly as composed), with its sha256 in the etag",
+  tag,
+  scope,
+  responses: { 200: { description: "The message's bytes", schema: z.string().meta({ format: "binary" }), contentType: "message/rfc822" } },
+});
+
 const sendDescription =
   "With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent.";
 
