@@ -41,7 +41,7 @@ test("the owner creates the workspace with a passkey and gives the agent a key a
   await page.getByRole("button", { name: "Create API key" }).click();
   const key = (await page.getByTestId("new-api-key").textContent())!.trim();
   auth = { authorization: `Bearer ${key}` };
-  const res = await request.post("/api/v1/inboxes", { headers: auth, data: { username: "support", display_name: "Acme Support" } });
+  const res = await request.post("/api/v1/inboxes", { headers: auth, data: { username: "refunds", display_name: "Acme Support" } });
   expect(res.status()).toBe(201);
   inbox = await res.json();
 });
@@ -95,7 +95,8 @@ test("an agent's message waits; the owner sees exactly it, approves, and exactly
 
   await card.getByLabel("Note (optional)").fill("checked the order");
   await card.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByRole("status")).toContainText("approved");
+  // Decided: it leaves the queue.
+  await expect(card).toHaveCount(0);
 
   const sent = await (await request.get(`/api/v1/messages/${held.id}`, { headers: auth })).json();
   expect(sent).toMatchObject({ status: "captured", approval_id: held.approval_id });
@@ -119,7 +120,7 @@ test("a denied message is discarded and nothing is sent", async ({ request }) =>
   await expect(card.getByTestId("held-subject")).toHaveText("Forward of the customer list");
   await card.getByLabel("Reason (required to deny)").fill("never send the customer list");
   await card.getByRole("button", { name: "Deny" }).click();
-  await expect(page.getByRole("status")).toContainText("denied");
+  await expect(card).toHaveCount(0);
 
   expect((await (await request.get(`/api/v1/messages/${held.id}`, { headers: auth })).json()).status).toBe("discarded");
   const outbound = await (await request.get(`/api/v1/inboxes/${inbox.id}/messages?direction=outbound`, { headers: auth })).json();
