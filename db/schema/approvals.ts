@@ -1,4 +1,4 @@
-import { check, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt, idColumn, workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
@@ -35,6 +35,10 @@ export const approvals = pgTable(
     /** When the owner and approvers were mailed about it (by a job, after the request committed). */
     notifiedAt: timestamp("notified_at", { withTimezone: true, mode: "date" }),
     traceId: text("trace_id"),
+    /** When the approved action was spent (SPEC §13): once, by `consume` or by the product sending gated mail. */
+    consumedAt: timestamp("consumed_at", { withTimezone: true, mode: "date" }),
+    /** Who spent it: the consuming key, or null when the product itself performed the action. */
+    consumedByKeyId: text("consumed_by_key_id"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -77,6 +81,16 @@ export const approvalPolicies = pgTable(
     minAmount: numeric("min_amount", { precision: 20, scale: 4 }),
     requiredApprovals: integer("required_approvals").notNull().default(1),
     expiresInSeconds: integer("expires_in_seconds").notNull().default(86400),
+    /** Mail rules (action class `email.send`): only mail from this inbox... */
+    inboxId: text("inbox_id"),
+    /** ...only mail to a recipient at this domain (lower case, no @)... */
+    recipientDomain: text("recipient_domain"),
+    /** ...only mail to someone the workspace has not exchanged mail with before. */
+    newRecipients: boolean("new_recipients").notNull().default(false),
+    /** Taint: applies only when the request's trace starts at received mail that is unauthenticated or flagged for injection. */
+    untrustedTrace: boolean("untrusted_trace").notNull().default(false),
+    /** Holds (action class `hold.place`): only at or above this priority. */
+    minPriority: integer("min_priority"),
     createdAt: createdAt(),
   },
   (t) => [index("approval_policies_workspace_idx").on(t.workspaceId, t.actionClass)],

@@ -20,6 +20,9 @@ export type MessageSecurity = {
   auth_failed: boolean;
 };
 
+/** pending_approval: composed and stored, waiting for a person (SPEC §13); discarded: denied or expired, never sent. */
+export const MESSAGE_STATUSES = ["received", "captured", "queued", "sent", "delivered", "bounced", "failed", "pending_approval", "discarded"] as const;
+
 /** One email in one inbox, received or sent, stored once per (inbox, Message-ID). */
 export const messages = pgTable(
   "messages",
@@ -33,7 +36,7 @@ export const messages = pgTable(
       .notNull()
       .references(() => threads.id, { onDelete: "cascade" }),
     direction: text("direction", { enum: ["inbound", "outbound"] }).notNull(),
-    status: text("status", { enum: ["received", "captured", "queued", "sent", "delivered", "bounced", "failed"] }).notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
     messageId: text("message_id").notNull(),
     inReplyTo: text("in_reply_to"),
     references: text("references").array().notNull().default([]),
@@ -65,6 +68,8 @@ export const messages = pgTable(
     lastError: text("last_error"),
     /** The trace of the request that sent it, so the delivery job's audit entries join the same trace. */
     traceId: text("trace_id"),
+    /** Outbound mail that waits for a person: the approval that releases (or discards) exactly these bytes. */
+    approvalId: text("approval_id"),
     search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('simple', left(coalesce(subject, ''), 1000) || ' ' || left(coalesce(text, ''), 65536))`),
     createdAt: createdAt(),
   },
@@ -74,6 +79,9 @@ export const messages = pgTable(
     index("messages_thread_idx").on(t.threadId, t.id),
     index("messages_search_idx").using("gin", t.search),
     index("messages_provider_idx").on(t.providerId),
+    // Taint checks find the received message a request's trace starts at (lib/approvals/trace-taint.ts).
+    index("messages_inbound_trace_idx").on(t.workspaceId, t.traceId).where(sql`direction = 'inbound'`),
+    index("messages_approval_idx").on(t.approvalId).where(sql`approval_id is not null`),
     index("messages_send_queue_idx").on(t.nextSendAt).where(sql`status = 'queued'`),
   ],
 );

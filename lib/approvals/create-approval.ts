@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { transaction } from "../../db/transaction";
+import type { Transaction } from "../../db/client";
 import { approvals, type ApprovalRow } from "../../db/schema";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
@@ -8,6 +9,7 @@ import { emitEvent } from "../events/emit-event";
 import { scheduleWork } from "../jobs/schedule";
 import { matchPolicy } from "./policies";
 import { queueNotifications } from "../notifications/queue-notifications";
+import { traceTaint } from "./trace-taint";
 import { APPROVAL_EXPIRY_KIND } from "./approvals";
 import { APPROVAL_NOTIFY_KIND } from "./notify-approvers";
 import { APPROVAL_ESCALATE_KIND } from "./escalation";
@@ -20,8 +22,13 @@ const DEFAULT_EXPIRY_SECONDS = 86400;
  * Opens a pending approval. A matching workspace policy sets the floor of the quorum (an
  * agent may ask for more approvals, never fewer) and the expiry when the agent gives none.
  */
-export async function createApproval(actor: Actor & { type: "key" }, input: CreateApprovalInput): Promise<ApprovalRow> {
-  const policy = await matchPolicy(actor.workspaceId, input.action_class, actor.agentId, input.amount);
+export async function createApproval(
+  actor: Actor & { type: "key" },
+  input: CreateApprovalInput,
+  /** Work that commits with the request (held mail is stored in the same transaction). */
+  within?: (tx: Transaction, approval: ApprovalRow) => Promise<void>,
+): Promise<ApprovalRow> {
+  const policy = await matchPolicy(actor.workspaceId, input.action_class, actor.agentId, input.amount, (await traceTaint(actor.workspaceId, actor.traceId)) !== null);
   const required = Math.max(input.required_approvals ?? 1, policy?.requiredApprovals ?? 1);
   const expiresIn = input.expires_in_seconds ?? policy?.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS;
   return transaction(async (tx) => {
@@ -48,6 +55,7 @@ export async function createApproval(actor: Actor & { type: "key" }, input: Crea
         traceId: actor.traceId ?? null,
       })
       .returning();
+    await within?.(tx, row!);
     await emitEvent(tx, actor, {
       type: "approval.requested",
       agentId: actor.agentId,

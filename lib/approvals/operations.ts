@@ -1,6 +1,6 @@
 import { defineOperation } from "../api/operation";
 import { listOf } from "../api/common-schemas";
-import { approvalCheckSchema, approvalSchema, checkApprovalInput, createApprovalInput, getApprovalQuery, listApprovalsQuery } from "./schemas";
+import { approvalCheckSchema, approvalSchema, checkApprovalInput, consumeApprovalInput, createApprovalInput, getApprovalQuery, listApprovalsQuery } from "./schemas";
 
 const tag = "Approvals";
 const scope = "approvals" as const;
@@ -58,4 +58,17 @@ export const checkApprovalOp = defineOperation({
   scope,
   body: checkApprovalInput,
   responses: { 200: { description: "Whether approval is required, and the rule", schema: approvalCheckSchema } },
+});
+
+export const consumeApprovalOp = defineOperation({
+  method: "POST",
+  path: "/v1/approvals/{id}/consume",
+  operationId: "consumeApproval",
+  summary: "Spend an approved approval, once, on the exact approved action",
+  description:
+    "Succeeds once, for an approved approval that has not expired, when `action` hashes (sha256 of its canonical JSON) to the approved action. Otherwise 409 with a code saying why: `approval_not_approved` (pending, denied or cancelled), `approval_expired`, `approval_consumed` (spent already, or held mail the product sends itself) or `action_mismatch`. An agent-bound key spends only its own agent's approvals. Writes an `approval.consumed` audit entry and event. For actions AgentDraft does not perform itself, this is where a policy is enforced: do the action only after a 200 here.",
+  tag,
+  scope,
+  body: consumeApprovalInput,
+  responses: { 200: { description: "The spent approval (consumed: true)", schema: approvalSchema } },
 });

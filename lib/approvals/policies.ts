@@ -6,9 +6,10 @@ import { newId } from "../ids";
 import { notFound } from "../errors";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
-import type { policyInput } from "./schemas";
+import { policyInput } from "./schemas";
 
-export async function createPolicy(actor: Actor, input: z.output<typeof policyInput>): Promise<ApprovalPolicyRow> {
+export async function createPolicy(actor: Actor, given: z.input<typeof policyInput>): Promise<ApprovalPolicyRow> {
+  const input = policyInput.parse(given);
   return transaction(async (tx) => {
     const [row] = await tx
       .insert(approvalPolicies)
@@ -19,6 +20,11 @@ export async function createPolicy(actor: Actor, input: z.output<typeof policyIn
         actionClass: input.action_class,
         agentId: input.agent_id ?? null,
         minAmount: input.min_amount == null ? null : String(input.min_amount),
+        inboxId: input.inbox_id ?? null,
+        recipientDomain: input.recipient_domain ?? null,
+        newRecipients: input.new_recipients,
+        untrustedTrace: input.untrusted_trace,
+        minPriority: input.min_priority ?? null,
         requiredApprovals: input.required_approvals,
         expiresInSeconds: input.expires_in_seconds,
       })
@@ -49,7 +55,14 @@ export async function listPolicies(workspaceId: string): Promise<ApprovalPolicyR
  * above its amount threshold (an action that states no amount meets every threshold). An
  * agent-specific rule wins; then the stricter quorum.
  */
-export async function matchPolicy(workspaceId: string, actionClass: string | undefined, agentId: string | null, amount: number | undefined): Promise<ApprovalPolicyRow | null> {
+export async function matchPolicy(
+  workspaceId: string,
+  actionClass: string | undefined,
+  agentId: string | null,
+  amount: number | undefined,
+  /** Whether the request's trace starts at untrusted mail (lib/approvals/trace-taint.ts): only then do taint rules apply. */
+  tainted = false,
+): Promise<ApprovalPolicyRow | null> {
   if (!actionClass) return null;
   const q = await queryable();
   const [row] = await q
@@ -61,6 +74,9 @@ export async function matchPolicy(workspaceId: string, actionClass: string | und
         eq(approvalPolicies.actionClass, actionClass),
         agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, agentId)) : isNull(approvalPolicies.agentId),
         amount === undefined ? undefined : or(isNull(approvalPolicies.minAmount), sql`${approvalPolicies.minAmount} <= ${amount}`),
+        tainted ? undefined : eq(approvalPolicies.untrustedTrace, false),
+        // Mail and hold conditions are judged where the product acts (mail-gate.ts, hold-gate.ts), not here.
+        sql`${approvalPolicies.inboxId} is null and ${approvalPolicies.recipientDomain} is null and not ${approvalPolicies.newRecipients} and ${approvalPolicies.minPriority} is null`,
       ),
     )
     .orderBy(sql`${approvalPolicies.agentId} is null`, desc(approvalPolicies.requiredApprovals), desc(approvalPolicies.id))

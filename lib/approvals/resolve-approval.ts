@@ -6,6 +6,7 @@ import { appendAudit, type AuditInput } from "../audit/append-audit";
 import { emitEvent } from "../events/emit-event";
 import { signReceipt } from "./receipts";
 import { queueNotifications } from "../notifications/queue-notifications";
+import { settleApprovalMail } from "./settle-held-mail";
 
 /** The actor, carrying `traceId` when it has none of its own. */
 export const withTrace = <A extends Actor>(actor: A, traceId: string | null): A => (actor.traceId || !traceId ? actor : { ...actor, traceId });
@@ -44,7 +45,8 @@ export async function resolveApproval(
     evidence_sha256: approval.evidenceSha256,
     expires_at: approval.expiresAt.toISOString(),
   });
-  const [row] = await tx.update(approvals).set({ status, decidedAt, receipt }).where(eq(approvals.id, approval.id)).returning();
+  const [resolved] = await tx.update(approvals).set({ status, decidedAt, receipt }).where(eq(approvals.id, approval.id)).returning();
+  const row = await settleApprovalMail(tx, actor, resolved!, status);
   await emitEvent(tx, actor, {
     type: "approval.resolved",
     agentId: approval.agentId,
@@ -55,5 +57,5 @@ export async function resolveApproval(
     ...audit,
     { actor, action: `approval.${status}`, resource: { type: "approval", id: approval.id }, agentId: approval.agentId, summary: { decided_by: decidedBy } },
   ]);
-  return row!;
+  return row;
 }

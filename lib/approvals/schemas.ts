@@ -9,6 +9,12 @@ export const MAX_ACTION_BYTES = 8 * 1024;
 const amount = z.number().finite().min(0).max(1e15).describe("in the currency's major unit");
 const actionClass = z.string().trim().min(1).max(64).regex(/^[a-z0-9_.:-]+$/i, "letters, digits and . _ : -");
 
+/** What exactly will be done, as a JSON object: bounded like evidence (its size here; its depth by the API's input guard). */
+const actionInput = z
+  .record(z.string(), z.unknown())
+  .refine((a) => Buffer.byteLength(canonicalJson(a)) <= MAX_ACTION_BYTES, `at most ${MAX_ACTION_BYTES} bytes of JSON`)
+  .optional();
+
 export const createApprovalInput = z.object({
   summary: z.string().trim().min(1).max(200).refine((s) => !/[\r\n]/.test(s), "one line: no line breaks"),
   evidence: z
@@ -16,10 +22,7 @@ export const createApprovalInput = z.object({
     .refine((e) => e !== undefined, "evidence is required (any JSON)")
     .refine((e) => e === undefined || Buffer.byteLength(canonicalJson(e)) <= MAX_EVIDENCE_BYTES, `at most ${MAX_EVIDENCE_BYTES} bytes of JSON`)
     .describe("what a human needs to decide, as JSON"),
-  action: z
-    .record(z.string(), z.unknown())
-    .refine((a) => Buffer.byteLength(canonicalJson(a)) <= MAX_ACTION_BYTES, `at most ${MAX_ACTION_BYTES} bytes of JSON`)
-    .optional()
+  action: actionInput
     .describe("what exactly will be done, e.g. {type: \"refund\", order: 8812, amount: 120, currency: \"EUR\"}; the receipt binds its canonical JSON's sha256"),
   action_class: actionClass.optional(),
   amount: amount.optional(),
@@ -48,6 +51,18 @@ export const policyInput = z.object({
   min_amount: amount.nullish(),
   required_approvals: z.number().int().min(1).max(10).default(1),
   expires_in_seconds: z.number().int().min(60).max(30 * 86400).default(86400),
+  inbox_id: z.string().min(1).nullish().describe("email.send: only mail from this inbox"),
+  recipient_domain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((d) => d.replace(/^@/, ""))
+    .pipe(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, "a domain such as example.com"))
+    .nullish()
+    .describe("email.send: only mail to someone at this domain"),
+  new_recipients: z.boolean().default(false).describe("email.send: only mail to someone the workspace has not exchanged mail with"),
+  untrusted_trace: z.boolean().default(false).describe("only when the request's trace starts at received mail that is unauthenticated or flagged for prompt injection"),
+  min_priority: z.number().int().min(0).max(100).nullish().describe("hold.place: only holds at or above this priority"),
 });
 
 export const approvalSchema = z
@@ -74,9 +89,15 @@ export const approvalSchema = z
       .string()
       .nullable()
       .describe("compact JWS (EdDSA) over the decision and what was asked; verify against /.well-known/jwks.json?workspace_id=… and check its workspace_id"),
+    consumed: z.boolean().describe("whether the approved action was spent (POST /v1/approvals/{id}/consume, or the product sending held mail); an approval is spent once"),
+    consumed_at: z.iso.datetime().nullable(),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "Approval" });
+
+export const consumeApprovalInput = z.object({
+  action: actionInput.describe("the action about to be done; it must hash (canonical JSON, sha256) to the approved action. Omit it only when the approval named no action"),
+});
 
 export const approvalCheckSchema = z
   .object({

@@ -31,6 +31,8 @@ export async function serializeApprovals(q: Queryable, rows: ApprovalRow[]) {
       escalated_at: a.escalatedAt?.toISOString() ?? null,
       decisions: mine.map((d) => ({ member_id: d.memberId, decision: d.decision, note: d.note, decided_at: d.createdAt.toISOString() })),
       receipt: a.receipt,
+      consumed: a.consumedAt !== null,
+      consumed_at: a.consumedAt?.toISOString() ?? null,
       created_at: a.createdAt.toISOString(),
     };
   });

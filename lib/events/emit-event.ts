@@ -25,6 +25,7 @@ export const EVENT_TYPES = [
   "handoff.completed",
   "handoff.dead",
   "handoff.expired",
+  "approval.consumed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

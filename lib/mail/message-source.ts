@@ -55,3 +55,11 @@ export async function sourceStream(messageId: string): Promise<{ sha256: string;
   if (stream !== stored) stored.once("error", (err) => stream.destroy(err));
   return { sha256: source.sha256, sizeBytes: source.sizeBytes, stream };
 }
+
+/** A message's whole raw bytes (for a page that shows them: held mail), read from storage. */
+export async function readSource(messageId: string): Promise<Buffer> {
+  const { stream } = await sourceStream(messageId);
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}

@@ -118,7 +118,7 @@ export const getMessageSourceOp = defineOperation({
 });
 
 const sendDescription =
-  "With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe.";
+  "With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent.";
 
 export const sendMessageOp = defineOperation({
   method: "POST",
@@ -129,7 +129,10 @@ export const sendMessageOp = defineOperation({
   tag,
   scope,
   body: sendMessageInput,
-  responses: { 201: { description: "The message, in the same shape as received mail", schema: messageSchema } },
+  responses: {
+    201: { description: "The message, in the same shape as received mail", schema: messageSchema },
+    202: { description: "Held for a person's approval: the message, `pending_approval`, with its `approval_id`", schema: messageSchema },
+  },
 });
 
 export const replyToMessageOp = defineOperation({
@@ -141,5 +144,8 @@ export const replyToMessageOp = defineOperation({
   tag,
   scope,
   body: replyInput,
-  responses: { 201: { description: "The reply, in the same shape as received mail", schema: messageSchema } },
+  responses: {
+    201: { description: "The reply, in the same shape as received mail", schema: messageSchema },
+    202: { description: "Held for a person's approval: the reply, `pending_approval`, with its `approval_id`", schema: messageSchema },
+  },
 });

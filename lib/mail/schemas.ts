@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationQuery } from "../api/pagination";
+import { MESSAGE_STATUSES } from "../../db/schema";
 
 const senderRule = z
   .string()
@@ -60,8 +61,8 @@ export const messageSchema = z
     thread_id: z.string(),
     direction: z.enum(["inbound", "outbound"]),
     status: z
-      .enum(["received", "captured", "queued", "sent", "delivered", "bounced", "failed"])
-      .describe("inbound: received. outbound: captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered (by the provider, or at once when every recipient is an inbox of this deployment), bounced or failed"),
+      .enum(MESSAGE_STATUSES)
+      .describe("inbound: received. outbound: pending_approval (waits for a person: `approval_id`), discarded (denied or expired: never sent), captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered (by the provider, or at once when every recipient is an inbox of this deployment), bounced or failed"),
     message_id: z.string().describe("the RFC 5322 Message-ID"),
     in_reply_to: z.string().nullable(),
     references: z.array(z.string()),
@@ -95,6 +96,7 @@ export const messageSchema = z
       .string()
       .nullable()
       .describe("received mail: the trace it starts (send it as x-trace-id on what you do about it); sent mail: the trace of the request that sent it"),
+    approval_id: z.string().nullable().describe("outbound mail that waited for a person: the approval that released (or discarded) it"),
     delivery: z
       .object({ attempts: z.number().int(), next_attempt_at: z.iso.datetime().nullable(), last_error: z.string().nullable(), provider_id: z.string().nullable() })
       .nullable()
@@ -127,6 +129,11 @@ const customHeaders = z
 const text = z.string().min(1).max(500_000).describe("the plain-text body");
 const html = z.string().max(2_000_000).optional().describe("an HTML body, sent as written; stored and shown sanitised");
 
+const requireApproval = z
+  .boolean()
+  .default(false)
+  .describe("hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry");
+
 /** Recipients of one outgoing message (To and Cc together), new or reply_all. */
 export const MAX_SEND_RECIPIENTS = 50;
 
@@ -138,10 +145,12 @@ export const sendMessageInput = z
     text,
     html,
     headers: customHeaders,
+    require_approval: requireApproval,
   })
   .refine((v) => v.to.length + v.cc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to and cc together`, path: ["cc"] });
 
 export const replyInput = z.object({
+  require_approval: requireApproval,
   text,
   html,
   reply_all: z.boolean().default(false).describe("also reply to the parent's other To and Cc recipients"),

@@ -52,6 +52,7 @@ export function serializeMessage(m: MessageRow, atts: Parameters<typeof serializ
     automated_reasons: m.automatedReasons,
     size_bytes: m.sizeBytes,
     trace_id: m.traceId,
+    approval_id: m.approvalId,
     delivery:
       m.direction === "outbound"
         ? { attempts: m.sendAttempts, next_attempt_at: m.status === "queued" ? (m.nextSendAt?.toISOString() ?? null) : null, last_error: m.lastError, provider_id: m.providerId }

@@ -224,6 +224,10 @@ describe("MCP server at /api/mcp", () => {
     expect((await call(client, "get_approval", { approval_id: approval.id })).structuredContent.status).toBe("approved");
     const cancel = await call(client, "cancel_approval", { approval_id: approval.id });
     expect(cancel.structuredContent).toMatchObject({ code: "conflict" });
+    // It named no action: spent without one, once.
+    expect((await call(client, "consume_approval", { approval_id: approval.id, action: { type: "refund" } })).structuredContent).toMatchObject({ code: "action_mismatch" });
+    expect((await call(client, "consume_approval", { approval_id: approval.id })).structuredContent).toMatchObject({ status: "approved", consumed: true });
+    expect((await call(client, "consume_approval", { approval_id: approval.id })).structuredContent).toMatchObject({ code: "approval_consumed" });
 
     const other = await call(client, "request_approval", { summary: "Deploy", evidence: {} });
     expect((await call(client, "cancel_approval", { approval_id: other.structuredContent.id })).structuredContent.status).toBe("cancelled");

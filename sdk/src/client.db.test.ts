@@ -6,7 +6,7 @@ import { setTestEnv } from "../../test/helpers/env";
 import { getDb } from "../../db/client";
 import { holds } from "../../db/schema";
 import { decideApproval } from "../../lib/approvals/decide-approval";
-import { AgentDraftError, apiBaseUrl, createAgentDraftClient, unwrap, waitForApproval } from "./index";
+import { AgentDraftError, ApprovalNotGrantedError, apiBaseUrl, createAgentDraftClient, unwrap, waitForApproval, withApproval } from "./index";
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { url } = serveApiForTests();
@@ -132,6 +132,39 @@ describe("@agentdraft/client against the running API", () => {
     setTimeout(() => void decideApproval(approver.actor, approval.id, "approve"), 300);
     const decided = await waitForApproval(client, approval.id, { timeoutMs: 15_000 });
     expect(decided).toMatchObject({ id: approval.id, status: "approved" });
+  });
+
+  it("withApproval asks, waits, spends the approval on the exact action, then runs; a denial never runs it", async () => {
+    const { workspace, key } = await setup();
+    const approver = await newMember(workspace.id, "approver");
+    const client = createAgentDraftClient({ apiKey: key, baseUrl: url() });
+    // A person decides whatever the agent asks, as soon as it appears in the queue.
+    const decideNext = (decision: "approve" | "deny") => {
+      const timer = setInterval(async () => {
+        const pending = unwrap(await client.GET("/v1/approvals", { params: { query: { status: "pending" } } })).data;
+        if (!pending.length) return;
+        clearInterval(timer);
+        await decideApproval(approver.actor, pending[0]!.id, decision, decision === "deny" ? "not today" : undefined);
+      }, 100);
+    };
+    const action = { type: "refund", order: 8812, amount: 120, currency: "EUR" };
+    let runs = 0;
+    decideNext("approve");
+    const result = await withApproval(client, { summary: "Refund order 8812", evidence: { order: 8812 }, action, action_class: "refund" }, async (approval) => {
+      runs++;
+      return approval;
+    }, { timeoutMs: 15_000 });
+    expect(runs).toBe(1);
+    expect(result).toMatchObject({ status: "approved", consumed: true });
+    // Spent once: nobody can spend it again, even on the same action.
+    const again = await client.POST("/v1/approvals/{id}/consume", { params: { path: { id: result.id } }, body: { action } });
+    expect(again.error).toMatchObject({ code: "approval_consumed" });
+
+    decideNext("deny");
+    const denied = withApproval(client, { summary: "Refund order 9000", evidence: {}, action: { ...action, order: 9000 } }, () => runs++, { timeoutMs: 15_000 });
+    await expect(denied).rejects.toBeInstanceOf(ApprovalNotGrantedError);
+    await expect(denied).rejects.toMatchObject({ approval: { status: "denied" } });
+    expect(runs).toBe(1);
   });
 
   it("takes the app's origin or its /api root", () => {

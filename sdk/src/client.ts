@@ -103,3 +103,32 @@ export async function waitForApproval(client: AgentDraftClient, id: string, { ti
     if (approval.status !== "pending" || Date.now() >= deadline) return approval;
   }
 }
+
+type ApprovalRequest = NonNullable<paths["/v1/approvals"]["post"]["requestBody"]>["content"]["application/json"];
+
+/** The approval was not granted (denied, expired, cancelled, or still pending after the wait): the action did not run. */
+export class ApprovalNotGrantedError extends Error {
+  override name = "ApprovalNotGrantedError";
+  constructor(readonly approval: Approval) {
+    super(`Approval ${approval.id} is ${approval.status}: the action was not taken.`);
+  }
+}
+
+/**
+ * Runs `fn` only with a person's approval of exactly `request.action`: asks (POST
+ * /v1/approvals), waits with the long-poll, spends the approval on that action (POST
+ * /v1/approvals/{id}/consume, once), then runs `fn(approval)`. Not approved in time, or
+ * already spent: throws, and `fn` never runs.
+ */
+export async function withApproval<T>(
+  client: AgentDraftClient,
+  request: ApprovalRequest & { action: Record<string, unknown> },
+  fn: (approval: Approval) => Promise<T> | T,
+  { timeoutMs = 10 * 60_000 }: { timeoutMs?: number } = {},
+): Promise<T> {
+  const asked = unwrap(await client.POST("/v1/approvals", { body: request }));
+  const decided = await waitForApproval(client, asked.id, { timeoutMs });
+  if (decided.status !== "approved") throw new ApprovalNotGrantedError(decided);
+  const spent = unwrap(await client.POST("/v1/approvals/{id}/consume", { params: { path: { id: asked.id } }, body: { action: request.action } }));
+  return fn(spent);
+}

@@ -397,7 +397,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new message from an inbox
-         * @description With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe.
+         * @description With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -454,7 +454,7 @@ export interface paths {
         put?: never;
         /**
          * Reply in the message's thread (In-Reply-To and the References chain set)
-         * @description Replies to the sender (their Reply-To when given), or with `reply_all` to everyone on the message. Replying to automated mail is refused unless `allow_automated` is true. With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe.
+         * @description Replies to the sender (their Reply-To when given), or with `reply_all` to everyone on the message. Replying to automated mail is refused unless `allow_automated` is true. With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent.
          */
         post: operations["replyToMessage"];
         delete?: never;
@@ -569,6 +569,26 @@ export interface paths {
         put?: never;
         /** Withdraw a pending approval (the requesting agent, or a workspace-wide key) */
         post: operations["cancelApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approvals/{id}/consume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spend an approved approval, once, on the exact approved action
+         * @description Succeeds once, for an approved approval that has not expired, when `action` hashes (sha256 of its canonical JSON) to the approved action. Otherwise 409 with a code saying why: `approval_not_approved` (pending, denied or cancelled), `approval_expired`, `approval_consumed` (spent already, or held mail the product sends itself) or `action_mismatch`. An agent-bound key spends only its own agent's approvals. Writes an `approval.consumed` audit entry and event. For actions AgentDraft does not perform itself, this is where a policy is enforced: do the action only after a 200 here.
+         */
+        post: operations["consumeApproval"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1099,10 +1119,10 @@ export interface components {
             /** @enum {string} */
             direction: "inbound" | "outbound";
             /**
-             * @description inbound: received. outbound: captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered (by the provider, or at once when every recipient is an inbox of this deployment), bounced or failed
+             * @description inbound: received. outbound: pending_approval (waits for a person: `approval_id`), discarded (denied or expired: never sent), captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered (by the provider, or at once when every recipient is an inbox of this deployment), bounced or failed
              * @enum {string}
              */
-            status: "received" | "captured" | "queued" | "sent" | "delivered" | "bounced" | "failed";
+            status: "received" | "captured" | "queued" | "sent" | "delivered" | "bounced" | "failed" | "pending_approval" | "discarded";
             /** @description the RFC 5322 Message-ID */
             message_id: string;
             in_reply_to: string | null;
@@ -1160,6 +1180,8 @@ export interface components {
             size_bytes: number;
             /** @description received mail: the trace it starts (send it as x-trace-id on what you do about it); sent mail: the trace of the request that sent it */
             trace_id: string | null;
+            /** @description outbound mail that waited for a person: the approval that released (or discarded) it */
+            approval_id: string | null;
             /** @description outbound only: delivery attempts, the next one while queued, the last failure or bounce */
             delivery: {
                 attempts: number;
@@ -1236,6 +1258,9 @@ export interface components {
             }[];
             /** @description compact JWS (EdDSA) over the decision and what was asked; verify against /.well-known/jwks.json?workspace_id=… and check its workspace_id */
             receipt: string | null;
+            /** @description whether the approved action was spent (POST /v1/approvals/{id}/consume, or the product sending held mail); an approval is spent once */
+            consumed: boolean;
+            consumed_at: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -3843,12 +3868,26 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @description hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry
+                     * @default false
+                     */
+                    require_approval?: boolean;
                 };
             };
         };
         responses: {
             /** @description The message, in the same shape as received mail */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Held for a person's approval: the message, `pending_approval`, with its `approval_id` */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4095,6 +4134,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry
+                     * @default false
+                     */
+                    require_approval?: boolean;
                     /** @description the plain-text body */
                     text: string;
                     /** @description an HTML body, sent as written; stored and shown sanitised */
@@ -4119,6 +4163,15 @@ export interface operations {
         responses: {
             /** @description The reply, in the same shape as received mail */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Held for a person's approval: the reply, `pending_approval`, with its `approval_id` */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4766,6 +4819,114 @@ export interface operations {
             };
         };
     };
+    consumeApproval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the action about to be done; it must hash (canonical JSON, sha256) to the approved action. Omit it only when the approval named no action */
+                    action?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The spent approval (consumed: true) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     checkApprovalPolicy: {
         parameters: {
             query?: never;
@@ -4967,7 +5128,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed")[] | null;
                     agent_ids?: string[] | null;
                 };
             };
@@ -5220,7 +5381,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url?: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed")[] | null;
                     agent_ids?: string[] | null;
                     /** @description true re-enables an endpoint that was disabled, and resets its failure count */
                     enabled?: boolean;

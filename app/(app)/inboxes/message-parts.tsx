@@ -3,10 +3,12 @@ import { Badge } from "../_components/ui";
 
 type Message = ReturnType<typeof serializeMessage>;
 
-const STATUS_TONE = { received: "slate", captured: "indigo", queued: "amber", sent: "green", delivered: "green", bounced: "red", failed: "red" } as const;
+const STATUS_TONE = { received: "slate", captured: "indigo", queued: "amber", sent: "green", delivered: "green", bounced: "red", failed: "red", pending_approval: "amber", discarded: "slate" } as const;
 const STATUS_HINT: Partial<Record<Message["status"], string>> = {
   captured: "kept here, not sent: no RESEND_API_KEY",
   queued: "waiting for the delivery job",
+  pending_approval: "waiting for a person's approval; sent only once approved",
+  discarded: "denied or expired before approval: never sent",
 };
 
 export function StatusBadge({ status }: { status: Message["status"] }) {

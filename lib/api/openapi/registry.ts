@@ -33,7 +33,7 @@ import {
   sendMessageOp,
   updateInboxOp,
 } from "../../mail/operations";
-import { cancelApprovalOp, checkApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
+import { cancelApprovalOp, checkApprovalOp, consumeApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
 import {
   createWebhookEndpointOp,
   deleteWebhookEndpointOp,
@@ -96,6 +96,7 @@ export const OPERATIONS: Operation[] = [
   listApprovalsOp,
   getApprovalOp,
   cancelApprovalOp,
+  consumeApprovalOp,
   checkApprovalOp,
   createWebhookEndpointOp,
   listWebhookEndpointsOp,

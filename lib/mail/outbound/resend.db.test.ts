@@ -48,6 +48,30 @@ const postWebhook = (event: Parameters<typeof signedResendWebhook>[1], secret = 
 };
 
 describe("sending through Resend", () => {
+  it("held mail, once approved, is queued and handed to Resend as composed; denied, Resend never sees it", async () => {
+    const { newKey, newMember } = await import("../../../test/helpers/fixtures");
+    const { decideApproval } = await import("../../approvals/decide-approval");
+    const { inbox, agent, workspace } = await setup();
+    const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail"] });
+    const approver = await newMember(workspace.id, "approver");
+    const hold = (subject: string) => api(`/api/v1/inboxes/${inbox.id}/messages`, { key, body: { to: ["bob@team.test"], subject, text: "Hi Bob", html: "<p>Hi</p>", require_approval: true } });
+    const held = await hold("Approved one");
+    expect(held.status).toBe(202);
+    const denied = (await hold("Denied one")).json;
+    await decideApproval(approver.actor, denied.approval_id, "deny", "no");
+    await decideApproval(approver.actor, held.json.approval_id, "approve");
+    expect((await row(held.json.id)).status).toBe("queued");
+    const before = fake.sent.length;
+    expect(await deliverOutboundMail()).toMatchObject({ sent: 1 });
+    const wire = fake.sent.slice(before);
+    expect(wire).toHaveLength(1);
+    expect(wire[0]!.body).toMatchObject({ subject: "Approved one", text: "Hi Bob", html: "<p>Hi</p>", headers: { "Message-ID": held.json.message_id } });
+    expect((await row(held.json.id)).status).toBe("sent");
+    expect((await row(denied.id)).status).toBe("discarded");
+    const [event] = (await (await getDb()).select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, workspace.id), eq(webhookEvents.type, "email.sent"))));
+    expect(event!.data).toMatchObject({ message: { id: held.json.id, approval_id: held.json.approval_id } });
+  });
+
   it("queues, then the delivery job hands the message to Resend with its threading headers and an idempotency key", async () => {
     const { key, inbox, agent, workspace } = await setup();
     const parentRaw = await composeMime({ from: "bob@team.test", to: inbox.address, subject: "Staging", text: "?", messageId: "<p1@team.test>" });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { cancelApproval, checkApproval, getApproval, listApprovals } from "../../approvals/approvals";
 import { createApproval } from "../../approvals/create-approval";
-import { checkApprovalInput, createApprovalInput, listApprovalsQuery } from "../../approvals/schemas";
+import { consumeApproval } from "../../approvals/consume-approval";
+import { checkApprovalInput, consumeApprovalInput, createApprovalInput, listApprovalsQuery } from "../../approvals/schemas";
 import { READ_ONLY, defineTool, idArg, idempotencyKeyArg } from "../define-tool";
 
 const scope = "approvals" as const;
@@ -81,6 +82,19 @@ export const cancelApprovalTool = defineTool({
   run: ({ actor }, { approval_id }) => cancelApproval(actor, approval_id),
 });
 
+export const consumeApprovalTool = defineTool({
+  name: "consume_approval",
+  title: "Spend an approval",
+  description:
+    "Spend an approved approval once, right before you take the action, giving the exact action you asked approval for (it must hash to the approved one). " +
+    "Take the action only if this succeeds; a second spend, a different action, or a pending, denied or expired approval fails with approval_consumed, action_mismatch, approval_not_approved or approval_expired.",
+  scope,
+  input: { approval_id: idArg("appr_..."), ...consumeApprovalInput.shape, idempotency_key: idempotencyKeyArg },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  write: ({ approval_id, action }) => ({ path: `/v1/approvals/${approval_id}/consume`, body: { action } }),
+  run: ({ actor }, { approval_id, action }) => consumeApproval(actor, approval_id, action),
+});
+
 export const APPROVAL_TOOLS = [
   checkApprovalPolicyTool,
   requestApprovalTool,
@@ -88,4 +102,5 @@ export const APPROVAL_TOOLS = [
   awaitApprovalTool,
   listApprovalsTool,
   cancelApprovalTool,
+  consumeApprovalTool,
 ];

@@ -1,7 +1,7 @@
 import { paginationQuery } from "../../api/pagination";
 import { listInboxes } from "../../mail/inboxes";
 import { getMessage, getThread, listMessages, listThreads } from "../../mail/read-mail";
-import { sendMessage, replyToMessage } from "../../mail/outbound/send-message";
+import { replyOrHold, sendOrHold } from "../../approvals/mail-gate";
 import { listMessagesQuery, replyInput, sendMessageInput } from "../../mail/schemas";
 import { serializeInbox, serializeThread } from "../../mail/serialize";
 import { READ_ONLY, defineTool, idArg, idempotencyKeyArg, type Annotations } from "../define-tool";
@@ -78,7 +78,7 @@ export const getThreadTool = defineTool({
 /** Sending reaches people outside AgentDraft, and cannot be taken back. */
 const SENDS: Annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 const sendNote =
-  "Without RESEND_API_KEY on the server the mail is captured (kept and shown in the web app) instead of sent. Pass idempotency_key so a retry never sends twice.";
+  "Without RESEND_API_KEY on the server the mail is captured (kept and shown in the web app) instead of sent. Pass idempotency_key so a retry never sends twice. With require_approval (or when a workspace policy requires it) the message is held as composed, status pending_approval with its approval_id: await_approval tells you when a person decided; approved, exactly that message is sent; denied or expired, it is discarded.";
 
 export const sendMessageTool = defineTool({
   name: "send_message",
@@ -89,7 +89,7 @@ export const sendMessageTool = defineTool({
   annotations: SENDS,
   write: ({ inbox_id, ...body }) => ({ path: `/v1/inboxes/${inbox_id}/messages`, body, status: 201 }),
   run: async ({ actor }, { inbox_id, ...body }) => {
-    const message = await sendMessage(actor, inbox_id, sendMessageInput.parse(body));
+    const { message } = await sendOrHold(actor, inbox_id, sendMessageInput.parse(body));
     return getMessage(actor, message.id);
   },
 });
@@ -105,7 +105,7 @@ export const replyToMessageTool = defineTool({
   annotations: SENDS,
   write: ({ message_id, ...body }) => ({ path: `/v1/messages/${message_id}/reply`, body, status: 201 }),
   run: async ({ actor }, { message_id, ...body }) => {
-    const message = await replyToMessage(actor, message_id, replyInput.parse(body));
+    const { message } = await replyOrHold(actor, message_id, replyInput.parse(body));
     return getMessage(actor, message.id);
   },
 });

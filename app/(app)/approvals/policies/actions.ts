@@ -18,6 +18,11 @@ const policyForm = z
     min_amount: z.preprocess(blankToNull, z.coerce.number().nullable()),
     required_approvals: z.coerce.number(),
     expires_in_hours: z.coerce.number().positive().max(720),
+    inbox_id: z.preprocess(blankToNull, z.string().nullable()).optional(),
+    recipient_domain: z.preprocess(blankToNull, z.string().nullable()).optional(),
+    new_recipients: z.preprocess((v) => v === "on", z.boolean()),
+    untrusted_trace: z.preprocess((v) => v === "on", z.boolean()),
+    min_priority: z.preprocess(blankToNull, z.coerce.number().nullable()).optional(),
   })
   .transform(({ expires_in_hours, ...rest }) => ({ ...rest, expires_in_seconds: Math.round(expires_in_hours * 3600) }));
 

@@ -5,6 +5,7 @@ import { hasRole } from "@/lib/members/roles";
 import { listPolicies } from "@/lib/approvals/policies";
 import { listAgents } from "@/lib/agents/list-agents";
 import { ActionForm } from "../../_components/action-form";
+import { PolicyConditionFields, PolicyConditions } from "./policy-conditions";
 import { Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../../_components/ui";
 import { createPolicyAction, deletePolicyAction, setEscalationAction } from "./actions";
 import { EscalationChannels } from "../../channels/escalation-channels";
@@ -54,6 +55,7 @@ export default async function PoliciesPage() {
             <Field label="Expires after (hours)" name="expires_in_hours">
               <input id="expires_in_hours" name="expires_in_hours" type="number" min="0.02" max="720" step="any" defaultValue="24" required className={inputClass} />
             </Field>
+            <PolicyConditionFields />
           </ActionForm>
         </Card>
       ) : null}
@@ -65,7 +67,10 @@ export default async function PoliciesPage() {
             {policies.map((p) => (
               <tr key={p.id} className="align-top" data-testid={`policy-${p.name}`}>
                 <td className="py-2 pr-4">{p.name}</td>
-                <td className="py-2 pr-4 font-mono text-xs">{p.actionClass}</td>
+                <td className="py-2 pr-4 font-mono text-xs">
+                  {p.actionClass}
+                  <PolicyConditions policy={p} />
+                </td>
                 <td className="py-2 pr-4">{p.agentId ? (agentName.get(p.agentId) ?? p.agentId) : "any"}</td>
                 <td className="py-2 pr-4">{p.minAmount ?? "always"}</td>
                 <td className="py-2 pr-4">{p.requiredApprovals}</td>

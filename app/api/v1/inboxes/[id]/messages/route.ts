@@ -1,8 +1,8 @@
 import { withApiKey } from "@/lib/api/with-api-key";
-import { created, list } from "@/lib/api/responses";
+import { created, json, list } from "@/lib/api/responses";
 import { listMessagesOp, sendMessageOp } from "@/lib/mail/operations";
 import { listMessages, getMessage } from "@/lib/mail/read-mail";
-import { sendMessage } from "@/lib/mail/outbound/send-message";
+import { sendOrHold } from "@/lib/approvals/mail-gate";
 
 // GET /api/v1/inboxes/{id}/messages — newest first, filters and full-text search
 export const GET = withApiKey(listMessagesOp, async ({ actor, params, query }) => {
@@ -10,8 +10,9 @@ export const GET = withApiKey(listMessagesOp, async ({ actor, params, query }) =
   return list(items, hasMore);
 });
 
-// POST /api/v1/inboxes/{id}/messages — send a new message (queued for Resend, or captured)
+// POST /api/v1/inboxes/{id}/messages — send a new message (queued for Resend, or captured), or hold it for approval (202)
 export const POST = withApiKey(sendMessageOp, async ({ actor, params, body }) => {
-  const message = await sendMessage(actor, params.id!, body);
-  return created(await getMessage(actor, message.id));
+  const { message, approval } = await sendOrHold(actor, params.id!, body);
+  const shown = await getMessage(actor, message.id);
+  return approval ? json(shown, 202) : created(shown);
 });

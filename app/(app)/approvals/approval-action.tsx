@@ -1,0 +1,28 @@
+import type { getApproval } from "@/lib/approvals/approvals";
+import { MAIL_ACTION_CLASS } from "@/lib/approvals/mail-gate";
+import { HeldMessage } from "./held-message";
+
+type Approval = Awaited<ReturnType<typeof getApproval>>;
+
+/**
+ * The exact action the agent will take, in full, next to the evidence. Rendered as text: React
+ * escapes it, so HTML or script in an action is shown, never run. The hash is what a receipt binds.
+ */
+export function ApprovalAction({ approval: a, workspaceId, showMail }: { approval: Approval; workspaceId: string; showMail: boolean }) {
+  if (!a.action) return null;
+  return (
+    <>
+
+    <section aria-label="Action" className="mt-3">
+      <h3 className="text-sm font-medium text-slate-800">Action to be done</h3>
+      <pre className="mt-1 max-h-80 overflow-auto rounded-md border border-amber-200 bg-amber-50 p-3 text-xs text-slate-900" data-testid="approval-action">
+        {JSON.stringify(a.action, null, 2)}
+      </pre>
+      <p className="mt-1 break-all text-xs text-slate-500">
+        sha256 <code data-testid="approval-action-sha256">{a.action_sha256}</code>: the agent can spend this approval once, on exactly this action.
+      </p>
+    </section>
+    {showMail && a.action_class === MAIL_ACTION_CLASS ? <HeldMessage workspaceId={workspaceId} approvalId={a.id} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import type { listPolicies } from "@/lib/approvals/policies";
+import { Field, inputClass } from "../../_components/ui";
+
+/** The optional conditions of a rule: mail (`email.send`), holds (`hold.place`), and taint. */
+export function PolicyConditionFields() {
+  return (
+    <>
+      <Field label="Only mail to this domain (email.send)" name="recipient_domain">
+        <input id="recipient_domain" name="recipient_domain" maxLength={253} className={inputClass} placeholder="client.example" />
+      </Field>
+      <Field label="Only from this inbox (email.send)" name="inbox_id">
+        <input id="inbox_id" name="inbox_id" maxLength={64} className={inputClass} placeholder="inbox_..." />
+      </Field>
+      <Field label="Only at or above priority (hold.place)" name="min_priority">
+        <input id="min_priority" name="min_priority" type="number" min="0" max="100" className={inputClass} />
+      </Field>
+      <label className="flex items-center gap-2 text-sm text-slate-800">
+        <input type="checkbox" name="new_recipients" /> Only mail to people never mailed before (email.send)
+      </label>
+      <label className="flex items-center gap-2 text-sm text-slate-800 sm:col-span-2">
+        <input type="checkbox" name="untrusted_trace" /> Only for actions traced to untrusted mail (unauthenticated sender or injection signals)
+      </label>
+    </>
+  );
+}
+
+export function PolicyConditions({ policy: p }: { policy: Awaited<ReturnType<typeof listPolicies>>[number] }) {
+  const parts = [
+    p.inboxId && `inbox ${p.inboxId}`,
+    p.recipientDomain && `to @${p.recipientDomain}`,
+    p.newRecipients && "new recipients",
+    p.minPriority !== null && `priority ≥ ${p.minPriority}`,
+    p.untrustedTrace && "untrusted traces only",
+  ].filter(Boolean);
+  return parts.length ? <span className="mt-0.5 block font-sans text-slate-600">{parts.join(" · ")}</span> : null;
+}
