@@ -31,6 +31,8 @@ export const ID_PREFIXES = {
   googleLink: "glink",
   googleBusy: "gbusy",
   googleExport: "gexp",
+  lease: "lease",
+  messageClaim: "mclm",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -35,6 +35,9 @@ export const approvals = pgTable(
     /** When the owner and approvers were mailed about it (by a job, after the request committed). */
     notifiedAt: timestamp("notified_at", { withTimezone: true, mode: "date" }),
     traceId: text("trace_id"),
+    /** Holds bound to this approval (SPEC §12) and what approving does with them. */
+    holdIds: text("hold_ids").array().notNull().default([]),
+    onApprove: text("on_approve", { enum: ["commit", "hold"] }).notNull().default("commit"),
     createdAt: createdAt(),
   },
   (t) => [

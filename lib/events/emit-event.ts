@@ -21,6 +21,12 @@ export const EVENT_TYPES = [
   "approval.resolved",
   "calendar.synced",
   "calendar.sync_failed",
+  "lease.acquired",
+  "lease.released",
+  "lease.expired",
+  "message.claimed",
+  "message.released",
+  "message.completed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

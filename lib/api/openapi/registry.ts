@@ -1,5 +1,5 @@
 import type { Operation } from "../operation";
-import { createAgentOp, getAgentOp, listAgentsOp } from "../../agents/operations";
+import { createAgentOp, getAgentOp, listAgentsOp, updateAgentOp } from "../../agents/operations";
 import { getMeOp } from "../../api-keys/me";
 import { exportAuditOp, listAuditOp, listCheckpointsOp, verifyAuditOp } from "../../audit/operations";
 import {
@@ -50,6 +50,7 @@ export const OPERATIONS: Operation[] = [
   createAgentOp,
   listAgentsOp,
   getAgentOp,
+  updateAgentOp,
   listAuditOp,
   verifyAuditOp,
   listCheckpointsOp,
