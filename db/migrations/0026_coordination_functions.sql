@@ -381,8 +381,9 @@ BEGIN
     IF v_emitted IS NOT NULL THEN v_deliveries := v_deliveries || (v_emitted->'deliveries'); END IF;
   END LOOP;
   UPDATE lease_resources SET last_fencing_token = v_token + 1 WHERE workspace_id = v_ws AND resource = p_resource;
-  INSERT INTO leases (id, workspace_id, resource, agent_id, api_key_id, fencing_token, priority, ttl_seconds, status, expires_at, metadata)
-  VALUES (p_id, v_ws, p_resource, v_agent, p_actor->>'id', v_token + 1, p_priority, p_ttl, 'active', clock_timestamp() + make_interval(secs => p_ttl), p_metadata)
+  -- Times from the statement's clock (not the transaction's start): the lease begins after the lock was won.
+  INSERT INTO leases (id, workspace_id, resource, agent_id, api_key_id, fencing_token, priority, ttl_seconds, status, expires_at, metadata, created_at)
+  VALUES (p_id, v_ws, p_resource, v_agent, p_actor->>'id', v_token + 1, p_priority, p_ttl, 'active', clock_timestamp() + make_interval(secs => p_ttl), p_metadata, clock_timestamp())
   RETURNING * INTO l;
   v_emitted := agentdraft_emit(v_ws, 'lease.acquired', v_agent, jsonb_build_object('lease', agentdraft_lease_json(l)), p_actor->>'trace_id');
   v_deliveries := v_deliveries || (v_emitted->'deliveries');
@@ -486,8 +487,8 @@ BEGIN
       PERFORM agentdraft_audit(p_actor, c.agent_id, 'message.claim_renewed', 'message', p_message_id, jsonb_build_object('claim_id', c.id, 'ttl_seconds', p_ttl));
       RETURN jsonb_build_object('claim', to_jsonb(c), 'deliveries', '[]'::jsonb, 'changed', true);
     END IF;
-    INSERT INTO message_claims (id, workspace_id, message_id, inbox_id, agent_id, api_key_id, status, ttl_seconds, expires_at)
-    VALUES (p_id, v_ws, p_message_id, v_inbox, v_key_agent, v_key, 'claimed', p_ttl, clock_timestamp() + make_interval(secs => p_ttl))
+    INSERT INTO message_claims (id, workspace_id, message_id, inbox_id, agent_id, api_key_id, status, ttl_seconds, expires_at, created_at)
+    VALUES (p_id, v_ws, p_message_id, v_inbox, v_key_agent, v_key, 'claimed', p_ttl, clock_timestamp() + make_interval(secs => p_ttl), clock_timestamp())
     RETURNING * INTO c;
     v_emitted := agentdraft_emit(v_ws, 'message.claimed', coalesce(v_key_agent, v_inbox_agent), jsonb_build_object('claim', agentdraft_claim_json(c)), v_trace);
     PERFORM agentdraft_audit(p_actor, v_key_agent, 'message.claimed', 'message', p_message_id, jsonb_build_object('claim_id', c.id, 'ttl_seconds', p_ttl));

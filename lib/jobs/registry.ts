@@ -13,6 +13,7 @@ import { deliverSystemMailItem, queuedSystemMailSource } from "../mail/deliver-s
 import { configuredTransport, SYSTEM_MAIL_KIND } from "../mail/send-mail";
 import { googleConfig } from "../google/config";
 import { dueLinksSource, EXPORT_KIND, pendingExportsSource, SYNC_KIND } from "../google/work-sources";
+import { activeLeasesSource, expireLease, LEASE_EXPIRY_KIND } from "../leases/expire-leases";
 import type { CronJob, WorkKind } from "./work";
 
 const SECOND = 1_000;
@@ -79,6 +80,13 @@ export const WORK_KINDS: WorkKind[] = [
     run: async (item) => (await (await import("../google/export-event")).runExport(item.id)) ?? { result: "nothing to do" },
     limits: { perWorkspace: 4, perKey: 2, timeoutMs: 5 * MINUTE },
     enabled: googleConfigured,
+  },
+  {
+    name: LEASE_EXPIRY_KIND,
+    source: activeLeasesSource,
+    run: async (item) => ({ expired: await expireLease(item.id) }),
+    limits: { perWorkspace: 8, timeoutMs: 30 * SECOND },
+    cancellable: true,
   },
 ];
 

@@ -33,6 +33,7 @@ import {
   updateInboxOp,
 } from "../../mail/operations";
 import { cancelApprovalOp, checkApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
+import { acquireLeaseOp, getLeaseOp, listLeasesOp, releaseLeaseOp, renewLeaseOp, verifyLeaseOp } from "../../leases/operations";
 import {
   createWebhookEndpointOp,
   deleteWebhookEndpointOp,
@@ -92,4 +93,10 @@ export const OPERATIONS: Operation[] = [
   rotateWebhookSecretOp,
   listWebhookDeliveriesOp,
   retryWebhookDeliveryOp,
+  acquireLeaseOp,
+  listLeasesOp,
+  getLeaseOp,
+  renewLeaseOp,
+  releaseLeaseOp,
+  verifyLeaseOp,
 ] as Operation[];
