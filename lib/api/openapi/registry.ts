@@ -33,6 +33,7 @@ import {
   updateInboxOp,
 } from "../../mail/operations";
 import { cancelApprovalOp, checkApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
+import { claimMessageOp, completeClaimOp, releaseClaimOp } from "../../claims/operations";
 import { acquireLeaseOp, getLeaseOp, listLeasesOp, releaseLeaseOp, renewLeaseOp, verifyLeaseOp } from "../../leases/operations";
 import {
   createWebhookEndpointOp,
@@ -99,4 +100,7 @@ export const OPERATIONS: Operation[] = [
   renewLeaseOp,
   releaseLeaseOp,
   verifyLeaseOp,
+  claimMessageOp,
+  releaseClaimOp,
+  completeClaimOp,
 ] as Operation[];
