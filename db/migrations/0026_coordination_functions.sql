@@ -286,6 +286,16 @@ BEGIN
    ORDER BY id FOR UPDATE;
   v_action := CASE WHEN p_status <> 'approved' THEN 'release' WHEN a.on_approve = 'hold' THEN 'extend' ELSE 'commit' END;
   FOR h IN SELECT * FROM holds WHERE approval_id = a.id AND workspace_id = v_ws ORDER BY id LOOP
+    IF h.status = 'held' AND h.expires_at <= clock_timestamp() THEN
+      -- Its life was the approval's, which just ran out: recorded released (not expired), as the approval says.
+      UPDATE holds SET status = 'released', ended_at = expires_at WHERE id = h.id RETURNING * INTO h;
+      v_changed := agentdraft_emit(v_ws, 'hold.released', h.agent_id, jsonb_build_object('hold', agentdraft_hold_json(h)), p_actor->>'trace_id');
+      PERFORM agentdraft_audit(p_actor, h.agent_id, 'hold.released', 'hold', h.id, jsonb_build_object('approval_id', a.id, 'approval_status', p_status));
+      v_deliveries := v_deliveries || (v_changed->'deliveries');
+      v_settled := v_settled || h.id;
+      v_outcomes := v_outcomes || jsonb_build_object('hold_id', h.id, 'outcome', 'released', 'preempted_by', NULL, 'event_ids', '[]'::jsonb);
+      CONTINUE;
+    END IF;
     IF NOT (h.status = 'held' AND h.expires_at > clock_timestamp()) THEN
       v_outcomes := v_outcomes || jsonb_build_object('hold_id', h.id, 'outcome', CASE WHEN h.status = 'held' THEN 'expired' ELSE h.status END,
         'preempted_by', CASE WHEN h.preempted_by IS NULL THEN NULL ELSE jsonb_build_object('hold_id', h.preempted_by, 'priority', coalesce(h.preempted_by_priority, 0)) END);

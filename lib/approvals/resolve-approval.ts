@@ -5,6 +5,7 @@ import type { Actor } from "../actor";
 import { appendAudit, type AuditInput } from "../audit/append-audit";
 import { emitEvent } from "../events/emit-event";
 import { signReceipt } from "./receipts";
+import { settleBoundHolds } from "./bound-holds";
 
 /** The actor, carrying `traceId` when it has none of its own. */
 export const withTrace = <A extends Actor>(actor: A, traceId: string | null): A => (actor.traceId || !traceId ? actor : { ...actor, traceId });
@@ -44,14 +45,16 @@ export async function resolveApproval(
     expires_at: approval.expiresAt.toISOString(),
   });
   const [row] = await tx.update(approvals).set({ status, decidedAt, receipt }).where(eq(approvals.id, approval.id)).returning();
-  await emitEvent(tx, actor, {
+  const event = await emitEvent(tx, actor, {
     type: "approval.resolved",
     agentId: approval.agentId,
-    data: { approval_id: approval.id, status, decided_by: decidedBy, note, decided_at: decidedAt.toISOString(), receipt },
+    data: { approval_id: approval.id, status, decided_by: decidedBy, note, decided_at: decidedAt.toISOString(), receipt, holds: [] },
   });
   await appendAudit(tx, [
     ...audit,
-    { actor, action: `approval.${status}`, resource: { type: "approval", id: approval.id }, agentId: approval.agentId, summary: { decided_by: decidedBy } },
+    { actor, action: `approval.${status}`, resource: { type: "approval", id: approval.id }, agentId: approval.agentId, summary: { decided_by: decidedBy, hold_ids: approval.holdIds } },
   ]);
+  // Last: commits or releases the bound holds and names their outcomes in approval.resolved.
+  await settleBoundHolds(tx, actor, approval, status, event.id);
   return row!;
 }

@@ -8,6 +8,7 @@ import { listAgents } from "@/lib/agents/list-agents";
 import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Field, PageHeader, Time, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
 import { decideApprovalAction } from "./actions";
+import { BoundHolds } from "./bound-holds";
 
 export const metadata: Metadata = { title: "Approvals" };
 
@@ -92,6 +93,7 @@ export default async function ApprovalsPage() {
                 <pre className="mt-1 max-h-80 overflow-auto rounded-md bg-slate-50 p-3 text-xs text-slate-800" data-testid="evidence">
                   {JSON.stringify(a.evidence, null, 2)}
                 </pre>
+                <BoundHolds workspaceId={workspace.id} holds={a.holds} onApprove={a.on_approve} pending />
                 {a.decisions.length ? (
                   <ul className="mt-3 text-sm text-slate-700">
                     {a.decisions.map((d) => (
