@@ -4,6 +4,7 @@ import { startWebhookInbox } from "./ops-agent";
 import { createAgentDraftClient, unwrap } from "../sdk/src/index";
 import { startFakeGoogle } from "../test/fakes/google-calendar-server";
 import { E2E_SETUP_TOKEN } from "./setup-token";
+import { coordinationStory } from "./coordination-story";
 
 // One story, in order, on one fresh database: first run, sign out and in, keys used over
 // real HTTP, the audit trail, an invited member in a second browser, and role enforcement.
@@ -592,3 +593,6 @@ test("an approver who voted is removed: their vote on a pending approval is with
   await ownerPage.goto("/audit?action=member.removed");
   await expect(ownerPage.getByRole("row").filter({ hasText: "member.removed" })).toHaveCount(1);
 });
+
+// Holds that wait for a person, leases, message claims, ceilings (e2e/coordination-story.ts).
+coordinationStory(() => ({ page: ownerPage, agentAuth }));
