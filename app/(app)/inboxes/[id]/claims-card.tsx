@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/actor";
 import { listMessages } from "@/lib/mail/read-mail";
 import { listMessagesQuery } from "@/lib/mail/schemas";
 import { claimsForMessages } from "@/lib/claims/list-claims";
-import { Badge, Card, Empty, Table, Time, linkClass } from "../../_components/ui";
+import { Badge, Card, Empty, Time, linkClass } from "../../_components/ui";
 
 /** Who handles what (SPEC §12): each recent received message and the worker claiming it, if any. */
 export async function ClaimsCard({ actor, inboxId }: { actor: Actor; inboxId: string }) {
@@ -14,35 +14,37 @@ export async function ClaimsCard({ actor, inboxId }: { actor: Actor; inboxId: st
       {received.items.length === 0 ? (
         <Empty>No received mail yet.</Empty>
       ) : (
-        <Table caption="Received messages and their claims, newest first" head={["Message", "Handling", "Until / since"]}>
+        <ul className="divide-y divide-slate-100" aria-label="Received messages and their claims, newest first">
           {received.items.map((m) => {
             const c = claims.get(m.id);
             const live = c?.status === "claimed";
+            const free = !c || c.status === "released" || c.status === "expired";
             return (
-              <tr key={m.id} data-testid={`claim-${m.id}`}>
-                <td className="py-2 pr-4">
+              <li key={m.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm" data-testid={`claim-${m.id}`}>
+                <span className="min-w-0">
                   <Link href={`/inboxes/${inboxId}/threads/${m.thread_id}#${m.id}`} className={linkClass}>
                     {m.subject || "(no subject)"}
                   </Link>{" "}
                   <span className="text-slate-600">from {m.from.email}</span>
-                </td>
-                <td className="py-2 pr-4">
-                  {!c || c.status === "released" || c.status === "expired" ? (
+                </span>
+                <span className="flex flex-wrap items-center gap-2 text-slate-700">
+                  {free ? (
                     <Badge tone="slate">free</Badge>
                   ) : (
-                    <span className="flex flex-wrap items-center gap-1">
+                    <>
                       <Badge tone={live ? "amber" : "green"}>{live ? "claimed" : "handled"}</Badge>
                       <span>{c.agentName ?? "a workspace-wide key"}</span>
-                    </span>
+                      <span className="text-xs text-slate-600">
+                        {live ? "until " : "at "}
+                        <Time at={live ? c.expiresAt : (c.endedAt ?? c.expiresAt)} />
+                      </span>
+                    </>
                   )}
-                </td>
-                <td className="py-2 pr-4 text-slate-700">
-                  {live ? <Time at={c.expiresAt} /> : c?.status === "completed" && c.endedAt ? <Time at={c.endedAt} /> : "—"}
-                </td>
-              </tr>
+                </span>
+              </li>
             );
           })}
-        </Table>
+        </ul>
       )}
     </Card>
   );
