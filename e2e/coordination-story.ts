@@ -98,14 +98,15 @@ export function coordinationStory(story: () => Story) {
     await expect(page).toHaveURL(/\/leases$/);
     const row = page.getByTestId("lease-deploy:staging");
     await expect(row).toContainText("ops-agent");
-    await expect(row).toContainText("1");
+    await expect(row).toContainText("fencing token 1");
     await expect(page.getByTestId("lease-repo:web")).toHaveCount(0);
-    await expect(page.getByRole("row").filter({ hasText: "repo:web" })).toContainText("expired");
+    await expect(page.getByTestId(`ended-lease-${short.id}`)).toContainText("expired");
     await snapBoth(page, "leases");
 
     await row.getByRole("button", { name: "Release" }).click();
-    await expect(page.getByRole("status").first()).toContainText("Released deploy:staging");
+    // Released: the row leaves "Held now" and the lease is in the history, released.
     await expect(page.getByTestId("lease-deploy:staging")).toHaveCount(0);
+    await expect(page.getByTestId(`ended-lease-${lease.id}`)).toContainText("released");
     const next = await (await request.post("/api/v1/leases", { headers: testerAuth, data: { resource: "deploy:staging", ttl_seconds: 60 } })).json();
     expect(next.fencing_token).toBe(2);
     const stale = await (await request.post("/api/v1/leases/verify", { headers: testerAuth, data: { resource: "deploy:staging", fencing_token: 1 } })).json();

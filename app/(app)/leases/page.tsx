@@ -3,7 +3,7 @@ import { requireMember } from "@/lib/auth/current-member";
 import { hasRole } from "@/lib/members/roles";
 import { leaseBoard } from "@/lib/leases/lease-board";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, PageHeader, Table, Time, dangerButtonClass } from "../_components/ui";
+import { Badge, Card, Empty, PageHeader, Time, dangerButtonClass } from "../_components/ui";
 import { releaseLeaseAction } from "./actions";
 
 export const metadata: Metadata = { title: "Leases" };
@@ -25,58 +25,54 @@ export default async function LeasesPage() {
         {live.length === 0 ? (
           <Empty>No resource is leased right now.</Empty>
         ) : (
-          <Table caption="Live leases by resource" head={["Resource", "Held by", "Token", "Since", "Until", ""]}>
+          <ul className="divide-y divide-slate-100" aria-label="Live leases by resource">
             {live.map((l) => (
-              <tr key={l.id} data-testid={`lease-${l.resource}`}>
-                <td className="py-2 pr-4">
-                  <code className="font-mono text-sm text-slate-900">{l.resource}</code>
-                  <div className="text-xs text-slate-600">priority {l.priority}</div>
-                </td>
-                <td className="py-2 pr-4">{holder(l.agentName)}</td>
-                <td className="py-2 pr-4 tabular-nums">{l.fencingToken}</td>
-                <td className="whitespace-nowrap py-2 pr-4">
-                  <Time at={l.createdAt} />
-                  {l.renewedAt ? <div className="text-xs text-slate-600">renewed <Time at={l.renewedAt} /></div> : null}
-                </td>
-                <td className="whitespace-nowrap py-2 pr-4">
-                  <Time at={l.expiresAt} />
-                </td>
-                <td className="py-2">
-                  {canRelease ? (
-                    <ActionForm action={releaseLeaseAction} submit="Release" submitClassName={dangerButtonClass}>
-                      <input type="hidden" name="lease_id" value={l.id} />
-                    </ActionForm>
-                  ) : null}
-                </td>
-              </tr>
+              <li key={l.id} className="flex flex-wrap items-center justify-between gap-3 py-3" data-testid={`lease-${l.resource}`}>
+                <div className="min-w-0">
+                  <p className="flex flex-wrap items-baseline gap-x-2">
+                    <code className="font-mono text-sm font-medium text-slate-900">{l.resource}</code>
+                    <span className="text-sm text-slate-800">held by {holder(l.agentName)}</span>
+                  </p>
+                  <p className="mt-1 text-xs text-slate-700">
+                    since <Time at={l.createdAt} /> · until <Time at={l.expiresAt} />
+                    {l.renewedAt ? (
+                      <>
+                        {" "}
+                        · renewed <Time at={l.renewedAt} />
+                      </>
+                    ) : null}
+                  </p>
+                  <p className="mt-0.5 text-xs text-slate-600">
+                    fencing token <span className="tabular-nums font-medium text-slate-800">{l.fencingToken}</span> · priority {l.priority}
+                  </p>
+                </div>
+                {canRelease ? (
+                  <ActionForm action={releaseLeaseAction} submit="Release" submitClassName={dangerButtonClass}>
+                    <input type="hidden" name="lease_id" value={l.id} />
+                  </ActionForm>
+                ) : null}
+              </li>
             ))}
-          </Table>
+          </ul>
         )}
       </Card>
       <Card title="Recently ended" id="recent-leases">
         {recent.length === 0 ? (
           <Empty>No lease has ended yet.</Empty>
         ) : (
-          <Table caption="Ended leases, newest first" head={["Resource", "Held by", "Token", "Since", "Ended", "How"]}>
+          <ul className="divide-y divide-slate-100" aria-label="Ended leases, newest first">
             {recent.map((l) => (
-              <tr key={l.id}>
-                <td className="py-2 pr-4">
-                  <code className="font-mono text-sm text-slate-900">{l.resource}</code>
-                </td>
-                <td className="py-2 pr-4">{holder(l.agentName)}</td>
-                <td className="py-2 pr-4 tabular-nums">{l.fencingToken}</td>
-                <td className="whitespace-nowrap py-2 pr-4">
-                  <Time at={l.createdAt} />
-                </td>
-                <td className="whitespace-nowrap py-2 pr-4">
-                  <Time at={l.endedAt ?? l.expiresAt} />
-                </td>
-                <td className="py-2 pr-4">
-                  <Badge tone={l.effectiveStatus === "released" ? "slate" : "amber"}>{l.effectiveStatus}</Badge>
-                </td>
-              </tr>
+              <li key={l.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm" data-testid={`ended-lease-${l.id}`}>
+                <span className="min-w-0">
+                  <code className="font-mono text-slate-900">{l.resource}</code> <span className="text-slate-700">· {holder(l.agentName)} · token {l.fencingToken}</span>
+                  <span className="block text-xs text-slate-600">
+                    <Time at={l.createdAt} /> – <Time at={l.endedAt ?? l.expiresAt} />
+                  </span>
+                </span>
+                <Badge tone={l.effectiveStatus === "released" ? "slate" : "amber"}>{l.effectiveStatus}</Badge>
+              </li>
             ))}
-          </Table>
+          </ul>
         )}
       </Card>
     </>
