@@ -174,6 +174,7 @@ const ID_PREFIXES: Record<string, string> = {
   attachments: "att",
   "webhook-endpoints": "whe",
   "webhook-deliveries": "whd",
+  leases: "lease",
 };
 
 /** `/v1/calendars/{id}/holds` → `/v1/calendars/cal_.../holds`. */
