@@ -17,6 +17,7 @@ import { AppError } from "../lib/errors";
 import type { Actor } from "../lib/actor";
 import { httpClient } from "../lib/loadtest/http-client";
 import { startDelayProxy } from "./delay-proxy";
+import { runLeasesScenario, type LeaseBench } from "./leases-scenario";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
@@ -87,6 +88,7 @@ type Row = { layer: string; scenario: string; summary: Summary; holds_per_s: num
 const rows: Row[] = [];
 let bareRoute: Summary | undefined;
 const statements: Record<string, number> = {};
+const leaseRows: { where: string; scenario: string; bench: LeaseBench }[] = [];
 const db = await benchDatabase(process.argv);
 try {
   await connectBenchDatabase(db.env);
@@ -123,6 +125,17 @@ try {
         );
         process.stderr.write("\n");
         rows.push({ layer: `HTTP (next start)${where}`, scenario: s.name, summary, holds_per_s: 0, conflicts: 0, preemptions: 0, double_bookings: -1 });
+      }
+      // Leases beside holds: the same agents on many resources, then on one hot resource.
+      for (const s of setups.filter((x) => x.delay === delay)) {
+        const resources = s.calendars === 1 ? 1 : 200;
+        const scenario = resources === 1 ? "one hot resource" : "200 resources";
+        const bench = await runLeasesScenario(
+          { url: server.url, key: s.ws.key, resources, prefix: `bench-${resources}` },
+          { concurrency: AGENTS, seconds: SECONDS, onProgress: progress(`HTTP leases, ${scenario}${where}`) },
+        );
+        process.stderr.write("\n");
+        leaseRows.push({ where: `HTTP (next start)${where}`, scenario, bench });
       }
     } finally {
       await server.stop();
@@ -218,6 +231,26 @@ console.log(
     })),
   ),
 );
+if (leaseRows.length) {
+  console.log(`\nLeases — ${AGENTS} concurrent agents; a granted lease is renewed once, then released; each operation timed alone\n`);
+  console.log(
+    table(
+      leaseRows.flatMap((r) =>
+        (["acquire", "renew", "release"] as const).map((op) => ({
+          layer: r.where,
+          scenario: r.scenario,
+          operation: op,
+          "ops/s": r.bench[op].per_second,
+          "p50 ms": r.bench[op].p50_ms,
+          "p99 ms": r.bench[op].p99_ms,
+          "ok": r.bench[op].outcomes.ok ?? 0,
+          refused: Object.entries(r.bench[op].outcomes).filter(([k]) => k !== "ok").map(([k, v]) => `${k} ${v}`).join(", ") || "0",
+          "tokens increasing": r.bench.tokensOk ? "yes" : "NO",
+        })),
+      ),
+    ),
+  );
+}
 const perSecond = (layer: string, scenario: string) => rows.find((r) => r.layer === layer && r.scenario === scenario)?.summary;
 if (bareRoute) console.log(`\nBare route (/api/ping, ${AGENTS} clients): ${bareRoute.per_second} req/s (p99 ${bareRoute.p99_ms} ms)`);
 if (Object.keys(statements).length) console.log(`Statements sent to the database per request (API door included): ${Object.entries(statements).map(([k, v]) => `${k} ${v}`).join(", ")}`);
@@ -239,5 +272,5 @@ if (bareRoute && near && hot && farNear && farHot) {
 }
 console.log("\nHTTP and database rows: an attempt is a placement, and each granted hold is then committed or released (latency covers both).");
 console.log("Naive rows: holds are only placed (no commit), so double bookings are overlapping held rows.");
-const file = writeResults(`holds-${db.label}`, { benchmark: "holds", database: db.label, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, machine: machine(), bare_route: bareRoute, statements, ratios, rows });
+const file = writeResults(`holds-${db.label}`, { benchmark: "holds", database: db.label, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, machine: machine(), bare_route: bareRoute, statements, ratios, rows, leases: leaseRows });
 console.log(`\nresults: ${file}\nreproduce: npm run bench:holds${db.label === "postgres" ? ` -- --db postgres --rtt-ms ${RTT_MS}` : ""}`);

@@ -5,6 +5,7 @@ import { createAgentDraftClient, unwrap } from "../sdk/src/index";
 import { startFakeGoogle } from "../test/fakes/google-calendar-server";
 import { startFakeSlack } from "../test/helpers/fake-slack";
 import { E2E_SETUP_TOKEN } from "./setup-token";
+import { coordinationStory } from "./coordination-story";
 
 // One story, in order, on one fresh database: first run, sign out and in, keys used over
 // real HTTP, the audit trail, an invited member in a second browser, and role enforcement.
@@ -659,3 +660,5 @@ test("notification channels: an admin connects Slack; an agent's request appears
     await slack.close();
   }
 });
+// Holds that wait for a person, leases, message claims, ceilings (e2e/coordination-story.ts).
+coordinationStory(() => ({ page: ownerPage, agentAuth }));

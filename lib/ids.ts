@@ -35,6 +35,8 @@ export const ID_PREFIXES = {
   notificationMessage: "ntm",
   handoff: "hof",
   handoffClaim: "hclm",
+  lease: "lease",
+  messageClaim: "mclm",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

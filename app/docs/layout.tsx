@@ -5,6 +5,7 @@ const NAV = [
   { href: "/docs", label: "Getting started" },
   { href: "/docs/api", label: "API reference" },
   { href: "/docs/errors", label: "Error codes" },
+  { href: "/docs/coordination", label: "Coordination" },
   { href: "/api/v1/openapi.json", label: "openapi.json" },
   { href: "/docs/notification-channels", label: "Notification channels" },
   { href: "/docs/handoffs", label: "Handoffs" },

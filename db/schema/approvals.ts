@@ -39,6 +39,9 @@ export const approvals = pgTable(
     consumedAt: timestamp("consumed_at", { withTimezone: true, mode: "date" }),
     /** Who spent it: the consuming key, or null when the product itself performed the action. */
     consumedByKeyId: text("consumed_by_key_id"),
+    /** Holds bound to this approval (SPEC §12) and what approving does with them. */
+    holdIds: text("hold_ids").array().notNull().default([]),
+    onApprove: text("on_approve", { enum: ["commit", "hold"] }).notNull().default("commit"),
     createdAt: createdAt(),
   },
   (t) => [

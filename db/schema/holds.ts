@@ -29,12 +29,15 @@ export const holds = pgTable(
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull(),
     preemptedBy: text("preempted_by"),
     preemptedByPriority: integer("preempted_by_priority"),
+    /** A pending approval this hold waits for (SPEC §12): its expires_at follows the approval's. */
+    approvalId: text("approval_id"),
     endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
   },
   (t) => [
     index("holds_workspace_idx").on(t.workspaceId, t.id),
     index("holds_calendar_ids_idx").using("gin", t.calendarIds),
+    index("holds_approval_idx").on(t.approvalId).where(sql`${t.approvalId} is not null`),
     index("holds_held_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'held'`),
     check("holds_time_order", sql`${t.endTime} > ${t.startTime}`),
     check("holds_priority_range", sql`${t.priority} between 0 and 100`),

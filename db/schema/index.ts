@@ -33,3 +33,4 @@ export * from "./job-runner-leases";
 export * from "./notification-channels";
 export * from "./notification-messages";
 export * from "./handoffs";
+export * from "./leases";

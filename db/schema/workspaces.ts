@@ -11,9 +11,12 @@ export const workspaces = pgTable(
     approvalEscalationSeconds: integer("approval_escalation_seconds"),
     /** ...is mailed to the members with this role, once. Both null: no escalation. */
     approvalEscalationRole: text("approval_escalation_role", { enum: ["owner", "admin", "approver"] }),
+    /** Holds asking for a priority below this never preempt (SPEC §12); 0: any priority may. */
+    holdPreemptMinPriority: integer("hold_preempt_min_priority").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
+    check("workspaces_hold_preempt_min_priority_range", sql`${t.holdPreemptMinPriority} between 0 and 100`),
     check(
       "workspaces_escalation_check",
       sql`(${t.approvalEscalationSeconds} is null) = (${t.approvalEscalationRole} is null) and (${t.approvalEscalationSeconds} is null or ${t.approvalEscalationSeconds} between 60 and 2592000)`,

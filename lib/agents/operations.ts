@@ -2,6 +2,7 @@ import { defineOperation } from "../api/operation";
 import { listOf } from "../api/common-schemas";
 import { paginationQuery } from "../api/pagination";
 import { agentSchema, createAgentInput } from "./schemas";
+import { updateAgentInput } from "./update-agent";
 
 export const createAgentOp = defineOperation({
   method: "POST",
@@ -31,5 +32,17 @@ export const getAgentOp = defineOperation({
   operationId: "getAgent",
   summary: "Retrieve an agent",
   tag: "Agents",
+  responses: { 200: { description: "The agent", schema: agentSchema } },
+});
+
+export const updateAgentOp = defineOperation({
+  method: "PATCH",
+  path: "/v1/agents/{id}",
+  operationId: "updateAgent",
+  summary: "Update an agent (description, priority ceiling)",
+  description:
+    "Needs a workspace-wide key. max_priority (0-100, default 100) is the agent's priority ceiling: a key bound to it asking for a higher priority on a hold or a lease gets 403 priority_above_ceiling.",
+  tag: "Agents",
+  body: updateAgentInput,
   responses: { 200: { description: "The agent", schema: agentSchema } },
 });

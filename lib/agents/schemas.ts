@@ -19,6 +19,7 @@ export const agentSchema = z
     object: z.literal("agent"),
     name: z.string(),
     description: z.string().nullable(),
+    max_priority: z.number().int().describe("priority ceiling: this agent's keys may not ask for a higher priority (holds, leases)"),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "Agent" });

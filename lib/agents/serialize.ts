@@ -5,5 +5,6 @@ export const serializeAgent = (a: AgentRow) => ({
   object: "agent" as const,
   name: a.name,
   description: a.description,
+  max_priority: a.maxPriority,
   created_at: a.createdAt.toISOString(),
 });

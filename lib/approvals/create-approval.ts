@@ -15,6 +15,7 @@ import { APPROVAL_NOTIFY_KIND } from "./notify-approvers";
 import { APPROVAL_ESCALATE_KIND } from "./escalation";
 import { actionHash, evidenceHash, summaryHash } from "./receipts";
 import type { CreateApprovalInput } from "./schemas";
+import { bindHolds } from "./bound-holds";
 
 const DEFAULT_EXPIRY_SECONDS = 86400;
 
@@ -53,23 +54,27 @@ export async function createApproval(
         status: "pending",
         expiresAt: sql`clock_timestamp() + make_interval(secs => ${expiresIn})`,
         traceId: actor.traceId ?? null,
+        holdIds: input.hold_ids ?? [],
+        onApprove: input.on_approve ?? "commit",
       })
       .returning();
     await within?.(tx, row!);
     await emitEvent(tx, actor, {
       type: "approval.requested",
       agentId: actor.agentId,
-      data: { approval_id: row!.id, summary: row!.summary, action_class: row!.actionClass, required_approvals: required, expires_at: row!.expiresAt.toISOString() },
+      data: { approval_id: row!.id, summary: row!.summary, action_class: row!.actionClass, required_approvals: required, expires_at: row!.expiresAt.toISOString(), hold_ids: row!.holdIds, on_approve: row!.onApprove },
     });
     await appendAudit(tx, [
       {
         actor,
         action: "approval.requested",
         resource: { type: "approval", id: row!.id },
-        summary: { summary_sha256: row!.summarySha256, evidence_sha256: row!.evidenceSha256, action_sha256: row!.actionSha256, action_class: row!.actionClass, amount: input.amount ?? null, required_approvals: required, policy_id: policy?.id ?? null },
+        summary: { summary_sha256: row!.summarySha256, evidence_sha256: row!.evidenceSha256, action_sha256: row!.actionSha256, action_class: row!.actionClass, amount: input.amount ?? null, required_approvals: required, policy_id: policy?.id ?? null, hold_ids: row!.holdIds, on_approve: row!.onApprove },
       },
     ]);
     await queueNotifications(tx, { workspaceId: row!.workspaceId, type: "approval.requested", subject: row!.id });
+    // Last, so the calendars it locks stay locked only until the commit.
+    await bindHolds(tx, actor, row!.id, row!.holdIds);
     const item = { id: row!.id, workspaceId: row!.workspaceId };
     scheduleWork(APPROVAL_NOTIFY_KIND, [{ ...item, dueAt: row!.createdAt }]);
     scheduleWork(APPROVAL_EXPIRY_KIND, [{ ...item, dueAt: row!.expiresAt }]);

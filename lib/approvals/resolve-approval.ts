@@ -7,6 +7,7 @@ import { emitEvent } from "../events/emit-event";
 import { signReceipt } from "./receipts";
 import { queueNotifications } from "../notifications/queue-notifications";
 import { settleApprovalMail } from "./settle-held-mail";
+import { settleBoundHolds } from "./bound-holds";
 
 /** The actor, carrying `traceId` when it has none of its own. */
 export const withTrace = <A extends Actor>(actor: A, traceId: string | null): A => (actor.traceId || !traceId ? actor : { ...actor, traceId });
@@ -47,15 +48,17 @@ export async function resolveApproval(
   });
   const [resolved] = await tx.update(approvals).set({ status, decidedAt, receipt }).where(eq(approvals.id, approval.id)).returning();
   const row = await settleApprovalMail(tx, actor, resolved!, status);
-  await emitEvent(tx, actor, {
+  const event = await emitEvent(tx, actor, {
     type: "approval.resolved",
     agentId: approval.agentId,
-    data: { approval_id: approval.id, status, decided_by: decidedBy, note, decided_at: decidedAt.toISOString(), receipt },
+    data: { approval_id: approval.id, status, decided_by: decidedBy, note, decided_at: decidedAt.toISOString(), receipt, holds: [] },
   });
   await queueNotifications(tx, { workspaceId: approval.workspaceId, type: "approval.resolved", subject: approval.id });
   await appendAudit(tx, [
     ...audit,
-    { actor, action: `approval.${status}`, resource: { type: "approval", id: approval.id }, agentId: approval.agentId, summary: { decided_by: decidedBy } },
+    { actor, action: `approval.${status}`, resource: { type: "approval", id: approval.id }, agentId: approval.agentId, summary: { decided_by: decidedBy, hold_ids: approval.holdIds } },
   ]);
+  // Last: commits or releases the bound holds and names their outcomes in approval.resolved.
+  await settleBoundHolds(tx, actor, approval, status, event.id);
   return row;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { APPROVAL_STATUSES } from "../../db/schema";
 import { paginationQuery } from "../api/pagination";
 import { canonicalJson } from "../audit/canonical-json";
+import { boundHoldSchema, boundHoldsInput } from "./bound-holds";
 
 export const MAX_EVIDENCE_BYTES = 32 * 1024;
 export const MAX_ACTION_BYTES = 8 * 1024;
@@ -29,6 +30,7 @@ export const createApprovalInput = z.object({
   currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, "an ISO 4217 code such as EUR").optional(),
   expires_in_seconds: z.number().int().min(60).max(30 * 86400).optional(),
   required_approvals: z.number().int().min(1).max(10).optional(),
+  ...boundHoldsInput,
 });
 export type CreateApprovalInput = z.output<typeof createApprovalInput>;
 
@@ -85,6 +87,9 @@ export const approvalSchema = z
     decided_at: z.iso.datetime().nullable(),
     escalated_at: z.iso.datetime().nullable().describe("when it was escalated to the workspace's escalation role (still pending past the delay)"),
     decisions: z.array(z.object({ member_id: z.string(), decision: z.enum(["approve", "deny"]), note: z.string().nullable(), decided_at: z.iso.datetime() })),
+    hold_ids: z.array(z.string()).describe("the holds bound to this approval"),
+    on_approve: z.enum(["commit", "hold"]),
+    holds: z.array(boundHoldSchema).describe("the bound holds as they are now; a preempted one names its preemptor"),
     receipt: z
       .string()
       .nullable()

@@ -1,6 +1,7 @@
 import { inArray } from "drizzle-orm";
 import type { Queryable } from "../../db/client";
 import { approvalDecisions, type ApprovalRow } from "../../db/schema";
+import { boundHoldsOf } from "./bound-holds";
 
 /** What callers see: a pending approval past its expiry is already `expired`. */
 export const effectiveApprovalStatus = (a: Pick<ApprovalRow, "status" | "expiresAt">, now = new Date()) =>
@@ -8,6 +9,7 @@ export const effectiveApprovalStatus = (a: Pick<ApprovalRow, "status" | "expires
 
 export async function serializeApprovals(q: Queryable, rows: ApprovalRow[]) {
   const decisions = rows.length ? await q.select().from(approvalDecisions).where(inArray(approvalDecisions.approvalId, rows.map((r) => r.id))).orderBy(approvalDecisions.createdAt) : [];
+  const bound = await boundHoldsOf(q, rows);
   const now = new Date();
   return rows.map((a) => {
     const mine = decisions.filter((d) => d.approvalId === a.id);
@@ -30,6 +32,9 @@ export async function serializeApprovals(q: Queryable, rows: ApprovalRow[]) {
       decided_at: a.decidedAt?.toISOString() ?? null,
       escalated_at: a.escalatedAt?.toISOString() ?? null,
       decisions: mine.map((d) => ({ member_id: d.memberId, decision: d.decision, note: d.note, decided_at: d.createdAt.toISOString() })),
+      hold_ids: a.holdIds,
+      on_approve: a.onApprove,
+      holds: bound.get(a.id) ?? [],
       receipt: a.receipt,
       consumed: a.consumedAt !== null,
       consumed_at: a.consumedAt?.toISOString() ?? null,

@@ -7,6 +7,9 @@ import { getWorkspace } from "../workspaces/get-workspace";
 import { serializeWorkspace } from "../workspaces/serialize";
 import { createAgent } from "../agents/create-agent";
 import { serializeAgent } from "../agents/serialize";
+import { findAgent } from "../agents/find-agent";
+import { updateAgent } from "../agents/update-agent";
+import { setPreemptFloor } from "../workspaces/preempt-floor";
 import { createKey } from "../api-keys/create-key";
 import { keyWorkspace, revokeKey } from "../api-keys/revoke-key";
 import { serializeApiKey } from "../api-keys/serialize";
@@ -30,6 +33,12 @@ export type Command = {
   flags: Record<string, "string" | "boolean">;
   run: (flags: Flags) => Promise<Output>;
 };
+
+function cliPriority(value: string, usage: string): number {
+  const n = Number(value);
+  if (!/^\d{1,3}$/.test(value) || n > 100) throw new UsageError(`A priority is a whole number from 0 to 100 (got ${JSON.stringify(value)}). Usage: ${usage}`);
+  return n;
+}
 
 function required(flags: Flags, name: string, usage: string): string {
   const v = flags[name];
@@ -91,6 +100,34 @@ export const COMMANDS: Record<string, Command> = {
       const description = typeof flags.description === "string" ? flags.description : undefined;
       const agent = serializeAgent(await createAgent(operatorActor(ws.id), { name, description }));
       return { json: agent, human: [`Created agent ${agent.id} (${agent.name}) in ${ws.id}.`] };
+    },
+  },
+  "agent set-ceiling": {
+    usage: "agentdraft agent set-ceiling --workspace WORKSPACE_ID --agent AGENT_ID_OR_NAME --max-priority 0-100",
+    summary: "Set an agent's priority ceiling: its keys asking for a higher priority (holds, leases) get 403 priority_above_ceiling.",
+    flags: { workspace: "string", agent: "string", "max-priority": "string" },
+    run: async (flags) => {
+      const usage = COMMANDS["agent set-ceiling"]!.usage;
+      const ws = await getWorkspace(required(flags, "workspace", usage));
+      const agent = await findAgent(ws.id, required(flags, "agent", usage));
+      const max = cliPriority(required(flags, "max-priority", usage), usage);
+      const row = serializeAgent(await updateAgent(operatorActor(ws.id), agent.id, { max_priority: max }));
+      return { json: row, human: [`Agent ${row.id} (${row.name}) may now ask for priority ${row.max_priority} at most.`] };
+    },
+  },
+  "workspace set-preempt-floor": {
+    usage: "agentdraft workspace set-preempt-floor --workspace WORKSPACE_ID --min-priority 0-100",
+    summary: "Holds placed below this priority never preempt another hold (0: off).",
+    flags: { workspace: "string", "min-priority": "string" },
+    run: async (flags) => {
+      const usage = COMMANDS["workspace set-preempt-floor"]!.usage;
+      const ws = await getWorkspace(required(flags, "workspace", usage));
+      const row = await setPreemptFloor(operatorActor(ws.id), cliPriority(required(flags, "min-priority", usage), usage));
+      const n = row.holdPreemptMinPriority;
+      return {
+        json: { ...serializeWorkspace(row), hold_preempt_min_priority: n },
+        human: [n === 0 ? `Holds of any priority in ${ws.id} may preempt lower ones.` : `Holds below priority ${n} in ${ws.id} never preempt.`],
+      };
     },
   },
   "key create": {

@@ -177,6 +177,7 @@ const ID_PREFIXES: Record<string, string> = {
   "webhook-deliveries": "whd",
   handoffs: "hof",
   traces: "trace",
+  leases: "lease",
 };
 
 /** `/v1/calendars/{id}/holds` → `/v1/calendars/cal_.../holds`. */

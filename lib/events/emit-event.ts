@@ -26,6 +26,12 @@ export const EVENT_TYPES = [
   "handoff.dead",
   "handoff.expired",
   "approval.consumed",
+  "lease.acquired",
+  "lease.released",
+  "lease.expired",
+  "message.claimed",
+  "message.released",
+  "message.completed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

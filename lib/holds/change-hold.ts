@@ -16,7 +16,7 @@ import { resolveTtl } from "./ttl";
 type Json = Record<string, unknown>;
 type Changed =
   | { hold: Json; events?: Json[]; exports?: { id: string; workspace_id: string; link_id: string | null; next_attempt_at: string }[]; deliveries: OutboxDelivery[]; changed: boolean }
-  | { error: { code: "not_found" | "forbidden" | "hold_preempted" | "hold_expired" | "hold_not_active"; hold?: Json } | { code: "hold_conflict"; conflicts: Conflict[] } };
+  | { error: { code: "not_found" | "forbidden" | "hold_preempted" | "hold_expired" | "hold_not_active"; hold?: Json } | { code: "hold_conflict"; conflicts: Conflict[] } | { code: "hold_awaiting_approval"; approval_id: string } };
 
 /**
  * Extends, commits or releases a hold in one statement (agentdraft_change_hold, db/migrations):
@@ -40,6 +40,9 @@ export async function changeHold(
     if (e.code === "not_found" || e.code === "forbidden") throw notFound("hold", holdId);
     if (e.code === "hold_conflict") {
       throw new AppError("hold_conflict", "Since the hold was placed, a linked Google calendar became busy in this time: it cannot be committed.", { conflicts: e.conflicts });
+    }
+    if (e.code === "hold_awaiting_approval") {
+      throw new AppError("hold_awaiting_approval", `Hold ${holdId} waits for approval ${e.approval_id}: approving it commits the hold.`, { approval_id: e.approval_id });
     }
     assertLive(rowFromJson(holds, e.hold!), false);
     throw new Error(`unexpected answer from agentdraft_change_hold: ${e.code}`);

@@ -9,6 +9,7 @@ import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox
 import { cancelHoldExpiry, scheduleHoldExpiry } from "./expire-holds";
 import type { Conflict } from "./conflicts";
 import { resolveTtl } from "./ttl";
+import { aboveCeiling } from "./priority-ceiling";
 import type { PlaceHoldInput } from "./schemas";
 
 /** A live hold in the way; which agent holds it is told only to workspace-wide callers and to that agent itself. */
@@ -20,6 +21,7 @@ export type PlaceHoldResult = { hold: HoldRow; preempted: HoldRow[] };
 type Placed =
   | { hold: Record<string, unknown>; preempted: Record<string, unknown>[]; deliveries: OutboxDelivery[] }
   | { missing_calendar: string }
+  | { priority_above_ceiling: { max_priority: number } }
   | { conflicts: { events: Conflict[]; external: Conflict[]; holds: (Conflict & { type: "hold" })[] } };
 
 /**
@@ -36,6 +38,7 @@ export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHold
     select agentdraft_place_hold(${JSON.stringify(actorJson(actor))}::jsonb, ${newId("hold")}, ${sql.param(calendarIds)}::text[],
       ${input.start_time}::timestamptz, ${input.end_time}::timestamptz, ${input.priority}::int, ${ttl}::int, ${JSON.stringify(input.metadata ?? {})}::jsonb) as out`);
   if ("missing_calendar" in placed) throw notFound("calendar", placed.missing_calendar);
+  if ("priority_above_ceiling" in placed) throw aboveCeiling(input.priority, placed.priority_above_ceiling.max_priority);
   if ("conflicts" in placed) {
     const { events, external, holds: winners } = placed.conflicts;
     throw new AppError(

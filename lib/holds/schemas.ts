@@ -58,6 +58,7 @@ export const holdSchema = z
     expires_at: z.iso.datetime(),
     metadata: z.record(z.string(), z.unknown()),
     preempted_by: z.object({ hold_id: z.string(), priority: z.number().int() }).nullable(),
+    approval_id: z.string().nullable().describe("the pending approval this hold waits for (it lives until that approval's expiry), or the one it waited for"),
     event_ids: z.array(z.string()).describe("the committed events, one per calendar"),
     created_at: z.iso.datetime(),
     ended_at: z.iso.datetime().nullable().describe("when it was committed, released, expired or preempted"),

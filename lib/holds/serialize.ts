@@ -15,6 +15,7 @@ export function serializeHold(h: HoldRow, eventIds: string[] = [], now = new Dat
     expires_at: h.expiresAt.toISOString(),
     metadata: h.metadata,
     preempted_by: h.preemptedBy ? { hold_id: h.preemptedBy, priority: h.preemptedByPriority ?? 0 } : null,
+    approval_id: h.approvalId,
     event_ids: eventIds,
     created_at: h.createdAt.toISOString(),
     ended_at: h.endedAt?.toISOString() ?? (effectiveStatus(h, now) === "expired" ? h.expiresAt.toISOString() : null),

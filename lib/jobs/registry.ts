@@ -15,6 +15,7 @@ import { googleConfig } from "../google/config";
 import { dueLinksSource, EXPORT_KIND, pendingExportsSource, SYNC_KIND } from "../google/work-sources";
 import { NOTIFICATION_DELIVERY_KIND, queuedNotificationsSource } from "../notifications/queue-notifications";
 import { claimedHandoffsSource, deadlineHandoffsSource, HANDOFF_CLAIM_EXPIRY_KIND, HANDOFF_EXPIRY_KIND, settleHandoff } from "../handoffs/handoff-clock";
+import { activeLeasesSource, expireLease, LEASE_EXPIRY_KIND } from "../leases/expire-leases";
 import type { CronJob, WorkKind } from "./work";
 
 const SECOND = 1_000;
@@ -92,6 +93,13 @@ export const WORK_KINDS: WorkKind[] = [
   // A handoff's lapsed claim (pending again, or dead) and its deadline (expired): timers at their due times.
   { name: HANDOFF_CLAIM_EXPIRY_KIND, source: claimedHandoffsSource, run: async (item) => ({ settled: await settleHandoff(item.id) }), limits: { perWorkspace: 8, timeoutMs: 30 * SECOND }, cancellable: true },
   { name: HANDOFF_EXPIRY_KIND, source: deadlineHandoffsSource, run: async (item) => ({ settled: await settleHandoff(item.id) }), limits: { perWorkspace: 8, timeoutMs: 30 * SECOND }, cancellable: true },
+  {
+    name: LEASE_EXPIRY_KIND,
+    source: activeLeasesSource,
+    run: async (item) => ({ expired: await expireLease(item.id) }),
+    limits: { perWorkspace: 8, timeoutMs: 30 * SECOND },
+    cancellable: true,
+  },
 ];
 
 /** Housekeeping on a clock: never more often than every 5 minutes. */

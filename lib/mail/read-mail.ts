@@ -9,6 +9,7 @@ import { getInbox } from "./inboxes";
 import { serializeMessage } from "./serialize";
 import { sourceStream } from "./message-source";
 import type { listMessagesQuery } from "./schemas";
+import { claimable } from "../claims/claimable";
 
 const attachmentColumns = {
   id: attachments.id,
@@ -37,6 +38,7 @@ export async function listMessages(actor: Actor, inboxId: string, f: z.output<ty
   if (f.thread_id) where.push(eq(messages.threadId, f.thread_id));
   if (f.direction) where.push(eq(messages.direction, f.direction));
   if (f.automated) where.push(eq(messages.automated, f.automated === "true"));
+  if (f.claimable) where.push(and(eq(messages.direction, "inbound"), claimable));
   if (f.starting_after) where.push(lt(messages.id, f.starting_after));
   const rows = await q.select().from(messages).where(and(...where)).orderBy(desc(messages.id)).limit(f.limit + 1);
   const { items, hasMore } = page(rows, f.limit);

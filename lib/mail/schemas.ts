@@ -36,6 +36,7 @@ export const listMessagesQuery = paginationQuery.extend({
   thread_id: z.string().optional(),
   direction: z.enum(["inbound", "outbound"]).optional(),
   automated: z.enum(["true", "false"]).optional(),
+  claimable: z.enum(["true"]).optional().describe("only received messages no worker is handling: no live claim, not completed (SPEC §12)"),
 });
 
 const address = z.object({ name: z.string().nullable(), email: z.string() });

@@ -59,7 +59,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update an agent (description, priority ceiling)
+         * @description Needs a workspace-wide key. max_priority (0-100, default 100) is the agent's priority ceiling: a key bound to it asking for a higher priority on a hold or a lease gets 403 priority_above_ceiling.
+         */
+        patch: operations["updateAgent"];
         trace?: never;
     };
     "/v1/audit": {
@@ -532,7 +536,7 @@ export interface paths {
         put?: never;
         /**
          * Ask signed-in humans to approve an action
-         * @description Members decide in the web app; no API key can decide. A matching workspace policy sets the minimum quorum and the default expiry.
+         * @description Members decide in the web app; no API key can decide. A matching workspace policy sets the minimum quorum and the default expiry. hold_ids binds live holds (agent-bound keys: their own) to the approval: while it is pending they do not expire with their TTL (they live until the approval's expiry) and cannot be committed by the agent (409 hold_awaiting_approval); the deciding approve vote commits them in the same transaction (on_approve: commit) or keeps them with a fresh TTL (hold); denial, expiry or cancel releases them. Preemption is unchanged: a preempted bound hold is named in approval.resolved (holds[]) and on the approval. 404 for a hold the key cannot see, 409 hold_not_active for a dead hold, 409 conflict for one already waiting on another approval.
          */
         post: operations["requestApproval"];
         delete?: never;
@@ -896,6 +900,167 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List leases, newest first
+         * @description status=active lists leases live now. An agent-bound key sees only its own agent's leases.
+         */
+        get: operations["listLeases"];
+        put?: never;
+        /**
+         * Acquire an exclusive lease on a named resource
+         * @description 201 with a fencing_token that strictly increases per resource (across releases and expiries). 409 lease_conflict while another lease on the resource is live (leases are exclusive: a higher priority does not preempt). 403 priority_above_ceiling above the agent's max_priority. Expiry is exact: the lease is dead the instant expires_at passes.
+         */
+        post: operations["acquireLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a lease */
+        get: operations["getLease"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Heartbeat: keep a live lease for another TTL from now (same fencing token)
+         * @description 409 lease_expired if its TTL passed, lease_not_active if released.
+         */
+        post: operations["renewLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a live lease, freeing the resource
+         * @description Releasing twice answers the released lease again. 409 lease_expired if its TTL passed first.
+         */
+        post: operations["releaseLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a fencing token: is it the newest for the resource, and its lease live?
+         * @description For the system a lease holder writes to: refuse a write whose token is not valid (a stale holder's late write).
+         */
+        post: operations["verifyLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a received message: exclusive handling for ttl_seconds
+         * @description Of many workers racing, exactly one wins (the worker is the API key). Others get 409 message_claimed while the claim is live, 409 message_completed once it is completed. Claiming again with the same key renews it. A claim past its TTL is dead: anyone may claim the message again. List free messages with GET /v1/inboxes/{id}/messages?claimable=true.
+         */
+        post: operations["claimMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a claimed message back, unhandled
+         * @description Only the claiming key. 409 claim_not_active when it holds no live claim.
+         */
+        post: operations["releaseMessageClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a claimed message handled: nobody can claim it again
+         * @description Only the claiming key, while its claim is live. Completing twice answers the completed claim again.
+         */
+        post: operations["completeMessageClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -924,6 +1089,8 @@ export interface components {
             object: "agent";
             name: string;
             description: string | null;
+            /** @description priority ceiling: this agent's keys may not ask for a higher priority (holds, leases) */
+            max_priority: number;
             /** Format: date-time */
             created_at: string;
         };
@@ -1089,6 +1256,8 @@ export interface components {
                 hold_id: string;
                 priority: number;
             } | null;
+            /** @description the pending approval this hold waits for (it lives until that approval's expiry), or the one it waited for */
+            approval_id: string | null;
             /** @description the committed events, one per calendar */
             event_ids: string[];
             /** Format: date-time */
@@ -1255,6 +1424,29 @@ export interface components {
                 note: string | null;
                 /** Format: date-time */
                 decided_at: string;
+            }[];
+            /** @description the holds bound to this approval */
+            hold_ids: string[];
+            /** @enum {string} */
+            on_approve: "commit" | "hold";
+            /** @description the bound holds as they are now; a preempted one names its preemptor */
+            holds: {
+                hold_id: string;
+                /** @description the hold's status now: held, committed, released, expired or preempted */
+                status: string;
+                calendar_ids: string[];
+                /** Format: date-time */
+                start_time: string;
+                /** Format: date-time */
+                end_time: string;
+                priority: number;
+                /** Format: date-time */
+                expires_at: string;
+                preempted_by: {
+                    hold_id: string;
+                    priority: number;
+                } | null;
+                event_ids: string[];
             }[];
             /** @description compact JWS (EdDSA) over the decision and what was asked; verify against /.well-known/jwks.json?workspace_id=… and check its workspace_id */
             receipt: string | null;
@@ -1610,6 +1802,65 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        Lease: {
+            /** @description lease_... */
+            id: string;
+            /** @constant */
+            object: "lease";
+            resource: string;
+            agent_id: string | null;
+            /** @description strictly increases per resource, across releases and expiries: pass it to the systems you write to */
+            fencing_token: number;
+            priority: number;
+            /**
+             * @description `expired` as soon as expires_at passes, even before the expiry job runs
+             * @enum {string}
+             */
+            status: "active" | "released" | "expired";
+            ttl_seconds: number;
+            /** Format: date-time */
+            expires_at: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            renewed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description when it was released or expired */
+            ended_at: string | null;
+        };
+        LeaseVerification: {
+            /** @constant */
+            object: "lease_verification";
+            resource: string;
+            fencing_token: number;
+            /** @description the last token issued for the resource (0: none yet) */
+            newest_fencing_token: number;
+            /** @description the lease holding this token is live now */
+            live: boolean;
+            /** @description this token is the newest and its lease is live: accept the write */
+            valid: boolean;
+        };
+        MessageClaim: {
+            /** @description mclm_... */
+            id: string;
+            /** @constant */
+            object: "message_claim";
+            message_id: string;
+            inbox_id: string;
+            agent_id: string | null;
+            /**
+             * @description `expired` as soon as expires_at passes: the message can be claimed again
+             * @enum {string}
+             */
+            status: "claimed" | "released" | "completed" | "expired";
+            ttl_seconds: number;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            ended_at: string | null;
+        };
         /** @description RFC 9457 problem details */
         Problem: {
             type: string;
@@ -1935,6 +2186,93 @@ export interface operations {
             };
             /** @description Not found (including ids of other workspaces) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the agent's priority ceiling (SPEC §12): its keys asking for more get 403 priority_above_ceiling */
+                    max_priority?: number;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The agent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3767,6 +4105,8 @@ export interface operations {
                 thread_id?: string;
                 direction?: "inbound" | "outbound";
                 automated?: "true" | "false";
+                /** @description only received messages no worker is handling: no live claim, not completed (SPEC §12) */
+                claimable?: "true";
             };
             header?: {
                 /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
@@ -4569,6 +4909,13 @@ export interface operations {
                     currency?: string;
                     expires_in_seconds?: number;
                     required_approvals?: number;
+                    /** @description live holds to keep for this approval (SPEC §12): they outlive their TTL while it is pending, are committed (or kept) when it is approved, released otherwise */
+                    hold_ids?: string[];
+                    /**
+                     * @description commit (the default): approving commits the bound holds in the same transaction; hold: they are kept with a fresh TTL
+                     * @enum {string}
+                     */
+                    on_approve?: "commit" | "hold";
                 };
             };
         };
@@ -5128,7 +5475,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed")[] | null;
                     agent_ids?: string[] | null;
                 };
             };
@@ -5381,7 +5728,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url?: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed")[] | null;
                     agent_ids?: string[] | null;
                     /** @description true re-enables an endpoint that was disabled, and resets its failure count */
                     enabled?: boolean;
@@ -6698,6 +7045,858 @@ export interface operations {
             };
             /** @description Not found (including ids of other workspaces) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLeases: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+                /** @description any name your agents agree on, e.g. deploy:staging or repo:web */
+                resource?: string;
+                /** @description active: live now; expired includes active leases past their TTL */
+                status?: "active" | "released" | "expired";
+            };
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of leases */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Lease"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    acquireLease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description any name your agents agree on, e.g. deploy:staging or repo:web */
+                    resource: string;
+                    /** @description time to live, 1 s to 24 h; renew to keep it */
+                    ttl_seconds: number;
+                    /**
+                     * @description 0-100, recorded and bounded by the agent's ceiling; leases are exclusive, a higher priority never preempts a live lease
+                     * @default 50
+                     */
+                    priority?: number;
+                    /** @default {} */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The lease */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lease"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lease */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lease"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    renewLease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description new time to live from now; default: the lease's own */
+                    ttl_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The lease */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lease"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    releaseLease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The released lease */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lease"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyLease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description any name your agents agree on, e.g. deploy:staging or repo:web */
+                    resource: string;
+                    fencing_token: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The verdict */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseVerification"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    claimMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description how long the claim lasts unless completed or released, 1 s to 24 h; claiming again renews it */
+                    ttl_seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The claim */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageClaim"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    releaseMessageClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The released claim */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageClaim"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    completeMessageClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The completed claim */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageClaim"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,8 +7,8 @@ import { listKeys } from "@/lib/api-keys/list-keys";
 import { listInboxes } from "@/lib/mail/inboxes";
 import { memberActor } from "@/lib/members/memberships";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, Field, PageHeader, Time, inputClass, linkClass } from "../_components/ui";
-import { createAgentAction } from "./actions";
+import { Badge, Card, Empty, Field, PageHeader, Time, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
+import { createAgentAction, setAgentCeilingAction } from "./actions";
 
 export const metadata: Metadata = { title: "Agents" };
 
@@ -50,8 +50,16 @@ export default async function AgentsPage() {
                   </div>
                   {agent.description ? <p className="text-sm text-slate-700">{agent.description}</p> : null}
                   <p className="mt-1 text-xs text-slate-600">
-                    Created <Time at={agent.createdAt} />
+                    Created <Time at={agent.createdAt} /> · priority ceiling <span data-testid={`ceiling-${agent.name}`}>{agent.maxPriority}</span>
                   </p>
+                  {canManage ? (
+                    <ActionForm action={setAgentCeilingAction} submit="Set ceiling" submitClassName={secondaryButtonClass} className="mt-2 flex flex-wrap items-end gap-2">
+                      <input type="hidden" name="agent_id" value={agent.id} />
+                      <Field label={`Highest priority ${agent.name} may ask for`} name={`max-priority-${agent.id}`}>
+                        <input id={`max-priority-${agent.id}`} name="max_priority" type="number" min={0} max={100} required defaultValue={agent.maxPriority} className={`${inputClass} w-24`} />
+                      </Field>
+                    </ActionForm>
+                  ) : null}
                   <div className="mt-2 text-sm">
                     {own.length === 0 ? (
                       <span className="text-slate-600">No keys bound to this agent.</span>

@@ -9,6 +9,7 @@ import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Field, PageHeader, Time, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
 import { decideApprovalAction } from "./actions";
 import { ApprovalAction } from "./approval-action";
+import { BoundHolds } from "./bound-holds";
 
 export const metadata: Metadata = { title: "Approvals" };
 
@@ -94,6 +95,7 @@ export default async function ApprovalsPage() {
                   {JSON.stringify(a.evidence, null, 2)}
                 </pre>
                 <ApprovalAction approval={a} workspaceId={workspace.id} showMail={canDecide} />
+                <BoundHolds workspaceId={workspace.id} holds={a.holds} onApprove={a.on_approve} pending />
                 {a.decisions.length ? (
                   <ul className="mt-3 text-sm text-slate-700">
                     {a.decisions.map((d) => (

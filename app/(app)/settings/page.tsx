@@ -7,6 +7,7 @@ import { ActionForm } from "../_components/action-form";
 import { hasRole } from "@/lib/members/roles";
 import { Badge, Card, Field, PageHeader, Table, Time, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
 import { removePasskeyAction, renameWorkspaceAction, signOutEverywhereAction } from "./actions";
+import { PreemptFloorCard } from "./preempt-floor-card";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -44,6 +45,7 @@ export default async function SettingsPage() {
           </ActionForm>
         ) : null}
       </Card>
+      <PreemptFloorCard member={member} workspace={workspace} />
       <Card title="Your account" id="account">
         <dl className="grid gap-3 text-sm sm:grid-cols-3">
           <div>

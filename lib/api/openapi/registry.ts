@@ -1,5 +1,5 @@
 import type { Operation } from "../operation";
-import { createAgentOp, getAgentOp, listAgentsOp } from "../../agents/operations";
+import { createAgentOp, getAgentOp, listAgentsOp, updateAgentOp } from "../../agents/operations";
 import { getMeOp } from "../../api-keys/me";
 import { exportAuditOp, listAuditOp, listCheckpointsOp, verifyAuditOp } from "../../audit/operations";
 import {
@@ -34,6 +34,8 @@ import {
   updateInboxOp,
 } from "../../mail/operations";
 import { cancelApprovalOp, checkApprovalOp, consumeApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
+import { claimMessageOp, completeClaimOp, releaseClaimOp } from "../../claims/operations";
+import { acquireLeaseOp, getLeaseOp, listLeasesOp, releaseLeaseOp, renewLeaseOp, verifyLeaseOp } from "../../leases/operations";
 import {
   createWebhookEndpointOp,
   deleteWebhookEndpointOp,
@@ -63,6 +65,7 @@ export const OPERATIONS: Operation[] = [
   createAgentOp,
   listAgentsOp,
   getAgentOp,
+  updateAgentOp,
   listAuditOp,
   verifyAuditOp,
   listCheckpointsOp,
@@ -116,4 +119,13 @@ export const OPERATIONS: Operation[] = [
   failHandoffOp,
   addAgentNoteOp,
   getTraceOp,
+  acquireLeaseOp,
+  listLeasesOp,
+  getLeaseOp,
+  renewLeaseOp,
+  releaseLeaseOp,
+  verifyLeaseOp,
+  claimMessageOp,
+  releaseClaimOp,
+  completeClaimOp,
 ] as Operation[];

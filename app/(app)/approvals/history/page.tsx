@@ -36,6 +36,16 @@ export default async function ApprovalHistoryPage({ searchParams }: { searchPara
                 <td className="py-2 pr-4 text-sm">
                   <div className="text-slate-900">{a.summary}</div>
                   <code className="font-mono text-xs text-slate-600">{a.id}</code>
+                  {a.holds.length ? (
+                    <ul className="mt-1 text-xs text-slate-700" aria-label="Bound holds">
+                      {a.holds.map((h) => (
+                        <li key={h.hold_id}>
+                          hold <code className="font-mono">{h.hold_id}</code>: {h.status}
+                          {h.preempted_by ? ` by a priority-${h.preempted_by.priority} hold` : ""}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
                 </td>
                 <td className="py-2 pr-4">
                   <Badge tone={TONE[a.status]}>{a.status}</Badge>

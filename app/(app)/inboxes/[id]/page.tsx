@@ -9,6 +9,7 @@ import { listMessagesQuery } from "@/lib/mail/schemas";
 import { AppError } from "@/lib/errors";
 import { Badge, Card, Empty, Field, PageHeader, Table, Time, inputClass, linkClass, secondaryButtonClass } from "../../_components/ui";
 import { StatusBadge } from "../message-parts";
+import { ClaimsCard } from "./claims-card";
 
 export const metadata: Metadata = { title: "Inbox" };
 
@@ -89,6 +90,7 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
           </Table>
         )}
       </Card>
+      <ClaimsCard actor={actor} inboxId={id} />
       <Card title="Sent by the agent">
         {outbound.items.length === 0 ? (
           <Empty>The agent has not sent mail from this inbox.</Empty>

@@ -1,6 +1,7 @@
 import { withApiKey, assertActsAs } from "@/lib/api/with-api-key";
 import { json } from "@/lib/api/responses";
-import { getAgentOp } from "@/lib/agents/operations";
+import { getAgentOp, updateAgentOp } from "@/lib/agents/operations";
+import { updateAgent } from "@/lib/agents/update-agent";
 import { findAgent } from "@/lib/agents/find-agent";
 import { serializeAgent } from "@/lib/agents/serialize";
 import { isId } from "@/lib/ids";
@@ -11,4 +12,10 @@ export const GET = withApiKey(getAgentOp, async ({ key, params }) => {
   if (!isId("agent", params.id!)) throw notFound("agent", params.id!);
   assertActsAs(key, params.id!);
   return json(serializeAgent(await findAgent(key.workspaceId, params.id!)));
+});
+
+// PATCH /api/v1/agents/{id} — description, priority ceiling (workspace-wide keys only)
+export const PATCH = withApiKey(updateAgentOp, async ({ actor, params, body }) => {
+  if (!isId("agent", params.id!)) throw notFound("agent", params.id!);
+  return json(serializeAgent(await updateAgent(actor, params.id!, body)));
 });

@@ -1,0 +1,8 @@
+import { withApiKey } from "@/lib/api/with-api-key";
+import { json } from "@/lib/api/responses";
+import { claimMessageOp } from "@/lib/claims/operations";
+import { changeClaim } from "@/lib/claims/claim-message";
+import { serializeClaim } from "@/lib/claims/serialize";
+
+// POST /api/v1/messages/{id}/claim — claim a received message
+export const POST = withApiKey(claimMessageOp, async ({ actor, params, body }) => json(serializeClaim(await changeClaim(actor, params.id!, "claim", body.ttl_seconds))));

@@ -1,0 +1,70 @@
+import { defineOperation } from "../api/operation";
+import { listOf } from "../api/common-schemas";
+import { acquireLeaseInput, leaseSchema, leaseVerificationSchema, listLeasesQuery, renewLeaseInput, verifyLeaseInput } from "./schemas";
+
+const tag = "Leases";
+
+export const acquireLeaseOp = defineOperation({
+  method: "POST",
+  path: "/v1/leases",
+  operationId: "acquireLease",
+  summary: "Acquire an exclusive lease on a named resource",
+  description:
+    "201 with a fencing_token that strictly increases per resource (across releases and expiries). 409 lease_conflict while another lease on the resource is live " +
+    "(leases are exclusive: a higher priority does not preempt). 403 priority_above_ceiling above the agent's max_priority. Expiry is exact: the lease is dead the instant expires_at passes.",
+  tag,
+  body: acquireLeaseInput,
+  responses: { 201: { description: "The lease", schema: leaseSchema } },
+});
+
+export const listLeasesOp = defineOperation({
+  method: "GET",
+  path: "/v1/leases",
+  operationId: "listLeases",
+  summary: "List leases, newest first",
+  description: "status=active lists leases live now. An agent-bound key sees only its own agent's leases.",
+  tag,
+  query: listLeasesQuery,
+  responses: { 200: { description: "A page of leases", schema: listOf(leaseSchema) } },
+});
+
+export const getLeaseOp = defineOperation({
+  method: "GET",
+  path: "/v1/leases/{id}",
+  operationId: "getLease",
+  summary: "Retrieve a lease",
+  tag,
+  responses: { 200: { description: "The lease", schema: leaseSchema } },
+});
+
+export const renewLeaseOp = defineOperation({
+  method: "POST",
+  path: "/v1/leases/{id}/renew",
+  operationId: "renewLease",
+  summary: "Heartbeat: keep a live lease for another TTL from now (same fencing token)",
+  description: "409 lease_expired if its TTL passed, lease_not_active if released.",
+  tag,
+  body: renewLeaseInput,
+  responses: { 200: { description: "The lease", schema: leaseSchema } },
+});
+
+export const releaseLeaseOp = defineOperation({
+  method: "POST",
+  path: "/v1/leases/{id}/release",
+  operationId: "releaseLease",
+  summary: "Release a live lease, freeing the resource",
+  description: "Releasing twice answers the released lease again. 409 lease_expired if its TTL passed first.",
+  tag,
+  responses: { 200: { description: "The released lease", schema: leaseSchema } },
+});
+
+export const verifyLeaseOp = defineOperation({
+  method: "POST",
+  path: "/v1/leases/verify",
+  operationId: "verifyLease",
+  summary: "Check a fencing token: is it the newest for the resource, and its lease live?",
+  description: "For the system a lease holder writes to: refuse a write whose token is not valid (a stale holder's late write).",
+  tag,
+  body: verifyLeaseInput,
+  responses: { 200: { description: "The verdict", schema: leaseVerificationSchema } },
+});

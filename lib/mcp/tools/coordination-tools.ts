@@ -1,0 +1,122 @@
+import { acquireLease } from "../../leases/acquire-lease";
+import { changeLease } from "../../leases/change-lease";
+import { getLease, listLeases, verifyFencingToken } from "../../leases/get-lease";
+import { acquireLeaseInput, listLeasesQuery, renewLeaseInput, verifyLeaseInput } from "../../leases/schemas";
+import { serializeLease } from "../../leases/serialize";
+import { changeClaim } from "../../claims/claim-message";
+import { claimMessageInput } from "../../claims/schemas";
+import { serializeClaim } from "../../claims/serialize";
+import { READ_ONLY, defineTool, idArg, idempotencyKeyArg } from "../define-tool";
+
+const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+
+export const acquireLeaseTool = defineTool({
+  name: "acquire_lease",
+  title: "Acquire a lease",
+  description:
+    "Take an exclusive lease on a named resource (deploy:staging, repo:web) for ttl_seconds. Returns a fencing_token that strictly increases per resource: " +
+    "send it with every write to the resource so a stale holder's late write can be refused. Fails with lease_conflict while another lease is live " +
+    "(a higher priority does not preempt), priority_above_ceiling above your agent's ceiling. Renew to keep it; release when done.",
+  input: { ...acquireLeaseInput.shape, idempotency_key: idempotencyKeyArg },
+  annotations: WRITE,
+  write: (body) => ({ path: "/v1/leases", body, status: 201 }),
+  run: async ({ actor }, args) => serializeLease(await acquireLease(actor, acquireLeaseInput.parse(args))),
+});
+
+export const renewLeaseTool = defineTool({
+  name: "renew_lease",
+  title: "Renew a lease",
+  description: "Heartbeat: keep a live lease for another TTL from now, with the same fencing token. Fails with lease_expired if its TTL passed (acquire a new one), lease_not_active if released.",
+  input: { lease_id: idArg("lease_..."), ...renewLeaseInput.shape, idempotency_key: idempotencyKeyArg },
+  annotations: WRITE,
+  write: ({ lease_id, ...body }) => ({ path: `/v1/leases/${lease_id}/renew`, body }),
+  run: async ({ actor }, { lease_id, ttl_seconds }) => serializeLease(await changeLease(actor, lease_id, "renew", ttl_seconds)),
+});
+
+export const releaseLeaseTool = defineTool({
+  name: "release_lease",
+  title: "Release a lease",
+  description: "Free the resource now. Releasing twice returns the released lease again.",
+  input: { lease_id: idArg("lease_..."), idempotency_key: idempotencyKeyArg },
+  annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
+  write: ({ lease_id }) => ({ path: `/v1/leases/${lease_id}/release` }),
+  run: async ({ actor }, { lease_id }) => serializeLease(await changeLease(actor, lease_id, "release")),
+});
+
+export const getLeaseTool = defineTool({
+  name: "get_lease",
+  title: "Get a lease",
+  description: "Retrieve one of your leases: status (active, released, expired), fencing token, expiry.",
+  input: { lease_id: idArg("lease_...") },
+  annotations: READ_ONLY,
+  run: ({ key }, { lease_id }) => getLease(key, lease_id),
+});
+
+export const listLeasesTool = defineTool({
+  name: "list_leases",
+  title: "List leases",
+  description: "Your leases (all of the workspace's for a workspace-wide key), newest first; status=active for the live ones, resource to filter.",
+  input: listLeasesQuery.shape,
+  annotations: READ_ONLY,
+  run: async ({ key }, args) => {
+    const { items, hasMore } = await listLeases(key, listLeasesQuery.parse(args));
+    return { object: "list", data: items, has_more: hasMore };
+  },
+});
+
+export const verifyLeaseTool = defineTool({
+  name: "verify_fencing_token",
+  title: "Verify a fencing token",
+  description: "Is this fencing token still the newest for the resource, and its lease live? valid: true means a write carrying it may proceed.",
+  input: verifyLeaseInput.shape,
+  annotations: READ_ONLY,
+  run: ({ key }, args) => verifyFencingToken(key.workspaceId, verifyLeaseInput.parse(args)),
+});
+
+export const claimMessageTool = defineTool({
+  name: "claim_message",
+  title: "Claim a message",
+  description:
+    "Take exclusive handling of a received message for ttl_seconds, so no other worker answers it too. Fails with message_claimed while another worker's claim is live, " +
+    "message_completed once handled. Claiming again renews your claim. Complete it when handled, or release it to give it back. " +
+    "List free messages with list_messages and claimable=true.",
+  scope: "mail",
+  input: { message_id: idArg("msg_..."), ...claimMessageInput.shape, idempotency_key: idempotencyKeyArg },
+  annotations: WRITE,
+  write: ({ message_id, ...body }) => ({ path: `/v1/messages/${message_id}/claim`, body }),
+  run: async ({ actor }, { message_id, ttl_seconds }) => serializeClaim(await changeClaim(actor, message_id, "claim", ttl_seconds)),
+});
+
+export const releaseMessageTool = defineTool({
+  name: "release_message",
+  title: "Release a claimed message",
+  description: "Give a message you claimed back, unhandled: another worker may claim it. Fails with claim_not_active if you hold no live claim.",
+  scope: "mail",
+  input: { message_id: idArg("msg_..."), idempotency_key: idempotencyKeyArg },
+  annotations: { ...WRITE, idempotentHint: true },
+  write: ({ message_id }) => ({ path: `/v1/messages/${message_id}/release` }),
+  run: async ({ actor }, { message_id }) => serializeClaim(await changeClaim(actor, message_id, "release")),
+});
+
+export const completeMessageTool = defineTool({
+  name: "complete_message",
+  title: "Complete a claimed message",
+  description: "Mark a message you claimed as handled: nobody can claim it again.",
+  scope: "mail",
+  input: { message_id: idArg("msg_..."), idempotency_key: idempotencyKeyArg },
+  annotations: { ...WRITE, idempotentHint: true },
+  write: ({ message_id }) => ({ path: `/v1/messages/${message_id}/complete` }),
+  run: async ({ actor }, { message_id }) => serializeClaim(await changeClaim(actor, message_id, "complete")),
+});
+
+export const COORDINATION_TOOLS = [
+  acquireLeaseTool,
+  renewLeaseTool,
+  releaseLeaseTool,
+  getLeaseTool,
+  listLeasesTool,
+  verifyLeaseTool,
+  claimMessageTool,
+  releaseMessageTool,
+  completeMessageTool,
+];
