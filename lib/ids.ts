@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   googleLink: "glink",
   googleBusy: "gbusy",
   googleExport: "gexp",
+  eventStream: "evs",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -30,3 +30,4 @@ export * from "./google-calendar-links";
 export * from "./external-busy-intervals";
 export * from "./google-event-exports";
 export * from "./job-runner-leases";
+export * from "./event-stream-slots";

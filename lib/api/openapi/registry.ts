@@ -43,6 +43,7 @@ import {
   rotateWebhookSecretOp,
   updateWebhookEndpointOp,
 } from "../../webhooks/operations";
+import { streamEventsOp } from "../../events/operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -91,4 +92,5 @@ export const OPERATIONS: Operation[] = [
   rotateWebhookSecretOp,
   listWebhookDeliveriesOp,
   retryWebhookDeliveryOp,
+  streamEventsOp,
 ] as Operation[];
