@@ -6,6 +6,7 @@ const NAV = [
   { href: "/docs/api", label: "API reference" },
   { href: "/docs/errors", label: "Error codes" },
   { href: "/api/v1/openapi.json", label: "openapi.json" },
+  { href: "/docs/events", label: "Live events" },
 ];
 
 export default function DocsLayout({ children }: { children: ReactNode }) {

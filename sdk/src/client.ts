@@ -1,6 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "./schema.js";
 import { unwrap } from "./errors.js";
+import { streamEvents, type AgentDraftEvent, type EventsOptions } from "./events.js";
 
 export type ClientOptions = {
   /** An AgentDraft API key: `ad_live_...` or `ad_test_...`. */
@@ -18,7 +19,13 @@ export type ClientOptions = {
   fetch?: (request: Request) => Promise<Response>;
 };
 
-export type AgentDraftClient = Client<paths>;
+export type AgentDraftClient = Client<paths> & {
+  /**
+   * The workspace's events live (GET /v1/events, Server-Sent Events), as an async iterator that
+   * reconnects with Last-Event-ID: `for await (const event of client.events()) ...`.
+   */
+  events(options?: EventsOptions): AsyncGenerator<AgentDraftEvent, void, undefined>;
+};
 
 /** The API root for an app origin: `http://localhost:3000` → `http://localhost:3000/api`. */
 export function apiBaseUrl(baseUrl = "http://localhost:3000"): string {
@@ -35,11 +42,14 @@ export function createAgentDraftClient(options: ClientOptions): AgentDraftClient
   if (!options.apiKey) throw new Error("createAgentDraftClient: apiKey is required (ad_live_... or ad_test_...)");
   const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}` };
   if (options.traceId) headers["x-trace-id"] = options.traceId;
-  return createClient<paths>({
+  const fetchImpl = options.fetch ?? ((r: Request) => globalThis.fetch(r));
+  const client = createClient<paths>({
     baseUrl: apiBaseUrl(options.baseUrl),
     headers,
-    fetch: retrying(options.fetch ?? ((r) => globalThis.fetch(r)), options.maxRetries ?? 2),
+    fetch: retrying(fetchImpl, options.maxRetries ?? 2),
   });
+  const events = (o?: EventsOptions) => streamEvents({ url: `${apiBaseUrl(options.baseUrl)}/v1/events`, headers, fetch: fetchImpl }, o);
+  return Object.assign(client, { events });
 }
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);

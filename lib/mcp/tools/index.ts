@@ -4,6 +4,7 @@ import { AUDIT_TOOLS } from "./audit-tools";
 import { CALENDAR_TOOLS } from "./calendar-tools";
 import { whoAmITool } from "./identity-tools";
 import { MAIL_TOOLS } from "./mail-tools";
+import { EVENT_TOOLS } from "./event-tools";
 
 /** Every tool the MCP server offers, in the order clients list them. */
-export const MCP_TOOLS = [whoAmITool, ...MAIL_TOOLS, ...CALENDAR_TOOLS, ...APPROVAL_TOOLS, ...AUDIT_TOOLS] as unknown as McpTool[];
+export const MCP_TOOLS = [whoAmITool, ...MAIL_TOOLS, ...CALENDAR_TOOLS, ...APPROVAL_TOOLS, ...AUDIT_TOOLS, ...EVENT_TOOLS] as unknown as McpTool[];
