@@ -29,6 +29,8 @@ export type Command = {
   summary: string;
   flags: Record<string, "string" | "boolean">;
   run: (flags: Flags) => Promise<Output>;
+  /** false: the command needs no migrated schema (it migrates, reports, or talks HTTP only). */
+  needsSchema?: false;
 };
 
 function required(flags: Flags, name: string, usage: string): string {
@@ -45,6 +47,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: "agentdraft db migrate",
     summary: "Apply pending database migrations (idempotent).",
     flags: {},
+    needsSchema: false,
     run: async () => {
       const status = await runMigrations();
       const driver = await getDriver();
@@ -58,6 +61,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: "agentdraft db status",
     summary: "Show the driver and which migrations are applied or pending.",
     flags: {},
+    needsSchema: false,
     run: async () => {
       const status = await migrationStatus();
       const driver = await getDriver();
