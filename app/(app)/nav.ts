@@ -15,4 +15,5 @@ export const NAV: NavItem[] = [
   { href: "/members", label: "Members" },
   { href: "/mail", label: "Captured mail", minRole: "admin" },
   { href: "/settings", label: "Settings" },
+  { href: "/webhooks", label: "Webhooks" },
 ];
