@@ -375,7 +375,11 @@ export interface paths {
         get: operations["getInbox"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an inbox and all its mail
+         * @description Deletes the inbox with its threads, messages and attachments, at once and for good. Mail sent to the address afterwards is refused as to an unknown address; the address can be given to a new inbox. Audit entries about the inbox are kept. An agent-bound key deletes only its agent's inboxes.
+         */
+        delete: operations["deleteInbox"];
         options?: never;
         head?: never;
         /** Change an inbox's display name or sender allow/block lists */
@@ -1144,6 +1148,16 @@ export interface components {
                 [key: string]: unknown;
             };
             trace_id?: string;
+        };
+        DeletedInbox: {
+            id: string;
+            /** @constant */
+            object: "inbox";
+            /** @constant */
+            deleted: true;
+            address: string;
+            messages_deleted: number;
+            threads_deleted: number;
         };
         /** @description RFC 9457 problem details */
         Problem: {
@@ -3154,6 +3168,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteInbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedInbox"];
                 };
             };
             /** @description Invalid request (validation_failed, malformed_json, invalid_request) */

@@ -6,7 +6,8 @@ import { listMembers, memberActor } from "@/lib/members/memberships";
 import { listApprovals } from "@/lib/approvals/approvals";
 import { listAgents } from "@/lib/agents/list-agents";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, Field, PageHeader, Time, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
+import { Badge, Card, Empty, Field, PageHeader, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
+import { Time } from "../_components/time";
 import { decideApprovalAction } from "./actions";
 
 export const metadata: Metadata = { title: "Approvals" };

@@ -7,7 +7,8 @@ import { listAudit } from "@/lib/audit/list-audit";
 import { verifyChain } from "@/lib/audit/verify-chain";
 import { listPendingInvitations } from "@/lib/invitations/find-invitation";
 import { listPasskeys } from "@/lib/passkeys/passkeys";
-import { Badge, Card, PageHeader, Time, linkClass } from "../_components/ui";
+import { Badge, Card, PageHeader, linkClass } from "../_components/ui";
+import { Time } from "../_components/time";
 
 export const metadata: Metadata = { title: "Overview" };
 

@@ -44,6 +44,7 @@ import {
   updateWebhookEndpointOp,
 } from "../../webhooks/operations";
 import { streamEventsOp } from "../../events/operations";
+import { deleteInboxOp } from "../../mail/delete-inbox";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -93,4 +94,5 @@ export const OPERATIONS: Operation[] = [
   listWebhookDeliveriesOp,
   retryWebhookDeliveryOp,
   streamEventsOp,
+  deleteInboxOp,
 ] as Operation[];

@@ -10,7 +10,8 @@ import { findEndpoint } from "@/lib/webhooks/find-endpoint";
 import { listDeliveries } from "@/lib/webhooks/list-deliveries";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/db/schema/webhook-deliveries";
 import { ActionForm } from "../../_components/action-form";
-import { Badge, Card, Empty, PageHeader, Table, Time, dangerButtonClass, linkClass, secondaryButtonClass } from "../../_components/ui";
+import { Badge, Card, Empty, PageHeader, Table, dangerButtonClass, linkClass, secondaryButtonClass } from "../../_components/ui";
+import { Time } from "../../_components/time";
 import { deleteEndpointAction, retryDeliveryAction, retryFailedAction, sendTestEventAction, setEndpointEnabledAction, updateFiltersAction } from "../actions";
 import { AgentChoices, EventTypeChoices, RotateSecretForm } from "../secret-forms";
 
