@@ -4,7 +4,8 @@ import { closeStreamSlot, openStreamSlot, renewStreamSlot } from "./stream-slots
 import { watchEvents } from "./wake";
 
 export type EventStreamOptions = {
-  keyId: string;
+  /** The API key whose bounded slots the stream takes; null for a signed-in member's live page. */
+  keyId: string | null;
   filter: StreamFilter;
   /** Where to resume (Last-Event-ID); null: from now on (or from `filter.since`). */
   after: StreamPosition | null;
@@ -24,13 +25,13 @@ const RETRY_MS = 1_000;
 export async function openEventStream(o: EventStreamOptions): Promise<ReadableStream<Uint8Array>> {
   const e = env();
   const ttl = e.EVENTS_HEARTBEAT_SECONDS * 3;
-  const slot = await openStreamSlot(o.keyId, e.EVENTS_STREAMS_PER_KEY, ttl);
+  const slot = o.keyId ? await openStreamSlot(o.keyId, e.EVENTS_STREAMS_PER_KEY, ttl) : null;
   // "From now" is fixed before the answer starts: whatever commits after the client sees it is streamed.
   let start: StreamPosition | null;
   try {
     start = o.after ?? (o.filter.since ? null : (await readEvents(o.filter, null)).next);
   } catch (err) {
-    await closeStreamSlot(slot);
+    if (slot) await closeStreamSlot(slot);
     throw err;
   }
   const stop = new AbortController();
@@ -58,7 +59,7 @@ export async function openEventStream(o: EventStreamOptions): Promise<ReadableSt
   }, { highWaterMark: 0 });
 }
 
-async function* sseChunks(o: EventStreamOptions, slot: string, signal: AbortSignal, ttl: number): AsyncGenerator<string> {
+async function* sseChunks(o: EventStreamOptions, slot: string | null, signal: AbortSignal, ttl: number): AsyncGenerator<string> {
   const e = env();
   const endAt = Date.now() + e.EVENTS_STREAM_MAX_SECONDS * 1000;
   let heartbeatAt = Date.now() + e.EVENTS_HEARTBEAT_SECONDS * 1000;
@@ -76,7 +77,7 @@ async function* sseChunks(o: EventStreamOptions, slot: string, signal: AbortSign
         if (formatPosition(next) === sentPosition) continue; // cut short: read on at once
       }
       if (Date.now() >= heartbeatAt) {
-        if (!(await renewStreamSlot(slot, ttl))) break;
+        if (slot && !(await renewStreamSlot(slot, ttl))) break;
         const at = formatPosition(position);
         yield `: heartbeat\n${at !== sentPosition ? `id: ${at}\n` : ""}\n`;
         sentPosition = at;
@@ -88,6 +89,6 @@ async function* sseChunks(o: EventStreamOptions, slot: string, signal: AbortSign
     if (!signal.aborted) yield `: closing after ${e.EVENTS_STREAM_MAX_SECONDS} s; reconnect with Last-Event-ID\n${position && formatPosition(position) !== sentPosition ? `id: ${formatPosition(position)}\n` : ""}\n`;
   } finally {
     commits.close();
-    await closeStreamSlot(slot).catch((err) => console.error("[events] could not free a stream slot:", err));
+    if (slot) await closeStreamSlot(slot).catch((err) => console.error("[events] could not free a stream slot:", err));
   }
 }

@@ -8,6 +8,8 @@ import { verifyChain } from "@/lib/audit/verify-chain";
 import { listPendingInvitations } from "@/lib/invitations/find-invitation";
 import { listPasskeys } from "@/lib/passkeys/passkeys";
 import { Badge, Card, PageHeader, linkClass } from "../_components/ui";
+import { LiveRefresh } from "../_components/live-refresh";
+import { EVENT_TYPES } from "@/lib/events/event-type-list";
 import { Time } from "../_components/time";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -37,6 +39,7 @@ export default async function OverviewPage() {
   return (
     <>
       <PageHeader title="Overview" description={`Welcome, ${user.name ?? user.email}. You are ${member.role === "owner" ? "an owner" : `a${member.role === "admin" || member.role === "approver" ? "n" : ""} ${member.role}`} of ${workspace.name}.`} />
+      <LiveRefresh types={[...EVENT_TYPES]} label="counts and charts" />
       <Card title="Needs attention" id="attention">
         {attention.length === 0 ? (
           <p className="text-sm text-slate-700">Nothing needs your attention.</p>
