@@ -205,3 +205,24 @@ test("times follow the browser's zone, or the member's setting", async () => {
   await page.reload();
   await expect(page.getByTestId("time-zone-now")).toContainText("Europe/Berlin (your browser's)");
 });
+
+test("the overview's charts, and the approval queue and overview update while open", async ({ request }) => {
+  test.skip(!fresh, "needs the first-run story");
+  const auth = { authorization: `Bearer ${agentKey}` };
+  await page.getByRole("link", { name: "Overview" }).first().click();
+  for (const chart of ["holds", "approvals", "decision-time", "deliveries", "mail"]) {
+    await expect(page.getByTestId(`chart-${chart}`).getByRole("img")).toBeVisible();
+  }
+  await expect(page.getByTestId("chart-holds").getByRole("img")).toHaveAccessibleName(/Holds, per day for the last 30 days/);
+  await expect(page.getByTestId("live-status")).toContainText("Live");
+  await snapBoth("overview-charts");
+
+  await page.getByRole("link", { name: "Approvals" }).first().click();
+  await expect(page.getByTestId("live-status")).toContainText("Live");
+  const summary = `Rotate the staging certificates ${Date.now()}`;
+  const made = await request.post("/api/v1/approvals", { headers: auth, data: { summary, evidence: { expires: "in 3 days" } } });
+  expect(made.status()).toBe(201);
+  // No reload: the queue shows the new request by itself.
+  await expect(page.getByText(summary)).toBeVisible({ timeout: 15_000 });
+  await snapBoth("approvals-live");
+});

@@ -9,6 +9,9 @@ import { listPendingInvitations } from "@/lib/invitations/find-invitation";
 import { listPasskeys } from "@/lib/passkeys/passkeys";
 import { Badge, Card, PageHeader, linkClass } from "../_components/ui";
 import { LiveRefresh } from "../_components/live-refresh";
+import { ActivityCharts } from "./activity-charts";
+import { dailyActivity } from "@/lib/overview/daily-activity";
+import { viewerTimeZone } from "@/lib/auth/viewer-time-zone";
 import { EVENT_TYPES } from "@/lib/events/event-type-list";
 import { Time } from "../_components/time";
 
@@ -28,6 +31,8 @@ export default async function OverviewPage() {
   ]);
   const active = keys.filter((k) => !k.revokedAt);
   const unused = unusedKeys(active, STALE_KEY_MS);
+  const { zone } = await viewerTimeZone();
+  const activity = await dailyActivity(workspace.id, zone);
 
   const attention: { text: string; href: string; tone: "red" | "amber" }[] = [];
   if (!chain.valid) attention.push({ text: `The audit chain is broken at entry ${chain.first_broken?.seq}.`, href: "/audit", tone: "red" });
@@ -73,6 +78,7 @@ export default async function OverviewPage() {
           </div>
         ))}
       </dl>
+      <ActivityCharts days={activity} zone={zone} />
       <Card title="Recent activity" id="recent">
         <ul className="divide-y divide-slate-100 text-sm">
           {recent.items.map((e) => (
