@@ -77,6 +77,7 @@ test("webhook endpoints: create with filters, secret once, test event in the log
     await snapBoth("webhooks");
 
     await row.getByRole("link").click();
+    await expect(page).toHaveURL(/\/webhooks\/whe_/);
     await expect(page.getByRole("heading", { name: "Webhook endpoint" })).toBeVisible();
     await page.getByRole("button", { name: "Send a test event" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Test event sent" })).toBeVisible();
@@ -127,6 +128,7 @@ test("inboxes: create, set sender rules, delete with its mail", async ({ request
   await expect(page.getByRole("status")).toContainText("Inbox console-desk@");
   await snapBoth("inboxes");
   await page.getByRole("link", { name: /^console-desk@/ }).click();
+  await expect(page).toHaveURL(/\/inboxes\/inbox_/);
   await page.getByLabel(/^Block these senders/).fill("spam@example.com\n@junk.test");
   await page.getByLabel(/^Allow only these senders/).fill("");
   await page.getByRole("button", { name: "Save settings" }).click();
@@ -156,6 +158,7 @@ test("calendars in the viewer's time zone; an admin releases a hold and cancels 
   await page.getByRole("button", { name: "Create calendar" }).click();
   await expect(page.getByRole("status")).toContainText("Calendar Harbour room created");
   await page.getByRole("link", { name: "Harbour room" }).click();
+  await expect(page).toHaveURL(/\/calendars\/cal_/);
   const calendarId = page.url().split("/calendars/")[1]!.split("?")[0]!;
   // 09:00-10:00 UTC is 10:00-11:00 in Berlin (the browser's zone) and 04:00-05:00 in New York.
   const day = "2031-01-07";
@@ -173,12 +176,10 @@ test("calendars in the viewer's time zone; an admin releases a hold and cancels 
   await page.getByRole("link", { name: "Show in my time zone (Europe/Berlin)" }).click();
 
   await page.getByRole("button", { name: `Release hold ${hold.id}` }).click();
-  await expect(page.getByRole("status").filter({ hasText: `Hold ${hold.id} released` })).toBeVisible();
   await expect(page.getByTestId("timeline-hold")).toHaveCount(0);
   expect((await (await request.get(`/api/v1/holds/${hold.id}`, { headers: auth })).json()).status).toBe("released");
   const eventId = committed.event_ids[0];
   await page.getByRole("button", { name: `Cancel event ${eventId}` }).click();
-  await expect(page.getByRole("status").filter({ hasText: `Event ${eventId} cancelled` })).toBeVisible();
   await expect(page.getByTestId("timeline-event")).toHaveCount(0);
 
   // Rename and move the calendar to Berlin: the zones agree, one note.
