@@ -49,7 +49,7 @@ function DailyBars({ id, title, days, series }: { id: string; title: string; day
           }),
         )}
         {[0, Math.floor(days.length / 2), days.length - 1].map((i) => (
-          <text key={i} x={PAD + i * slot + slot / 2} y={H + 12} textAnchor="middle" fontSize="10" fill="#475569">
+          <text key={i} x={i === days.length - 1 ? W : PAD + i * slot + slot / 2} y={H + 12} textAnchor={i === days.length - 1 ? "end" : "middle"} fontSize="10" fill="#475569">
             {days[i]!.day.slice(5)}
           </text>
         ))}
