@@ -17,7 +17,7 @@ const emit = (workspaceId: string, i: number, agentId: string | null = null) =>
   transaction((tx) => emitEvent(tx, operatorActor(workspaceId), { type: "hold.created", agentId, data: { i } }));
 
 describe("client.events()", () => {
-  it("yields every event once, in order, reconnecting with Last-Event-ID as connections end", { timeout: 30_000 }, async () => {
+  it("yields every event once, in order, reconnecting with Last-Event-ID as connections end", { timeout: 120_000 }, async () => {
     const { workspace } = await newWorkspace();
     const agent = await newAgent(workspace.id);
     const { key } = await newKey(workspace.id, { agent_id: agent.id });
