@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { startupProblem } from "@/lib/config/startup-gate";
 import "./globals.css";
+import { TimeZoneScript } from "./time-zone-script";
 
 export const metadata: Metadata = {
   title: { default: "AgentDraft", template: "%s · AgentDraft" },
@@ -14,6 +15,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+        <TimeZoneScript />
         {problem ? (
           <main className="mx-auto max-w-xl p-8">
             <h1 className="text-xl font-semibold">{problem.transient ? "AgentDraft is starting" : "AgentDraft is not configured correctly"}</h1>

@@ -37,6 +37,7 @@ export const ID_PREFIXES = {
   handoffClaim: "hclm",
   lease: "lease",
   messageClaim: "mclm",
+  eventStream: "evs",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

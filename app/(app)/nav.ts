@@ -18,4 +18,5 @@ export const NAV: NavItem[] = [
   { href: "/settings", label: "Settings" },
   { href: "/channels", label: "Notification channels" },
   { href: "/handoffs", label: "Handoffs" },
+  { href: "/webhooks", label: "Webhooks" },
 ];

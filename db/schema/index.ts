@@ -34,3 +34,4 @@ export * from "./notification-channels";
 export * from "./notification-messages";
 export * from "./handoffs";
 export * from "./leases";
+export * from "./event-stream-slots";

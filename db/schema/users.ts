@@ -15,6 +15,8 @@ export const users = pgTable(
     email: text("email").notNull(),
     emailVerified: timestamp("email_verified", { withTimezone: true, mode: "date" }),
     image: text("image"),
+    /** The IANA zone the web app shows times in; null: the browser's (a cookie), else UTC. */
+    timeZone: text("time_zone"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(sql`lower(${t.email})`)],

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt, idColumn, workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -21,10 +21,19 @@ export const webhookEvents = pgTable(
     createdAt: createdAt(),
     /** When fan-out turned this event into deliveries; null while it waits. */
     fannedOutAt: timestamp("fanned_out_at", { withTimezone: true, mode: "date" }),
+    /**
+     * The writing transaction's id (64-bit, never wraps) and the event's place in it: the event
+     * stream's total order (lib/events/read-events.ts). Set by the database, never by a caller.
+     */
+    txid: bigint("txid", { mode: "number" })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text)::bigint`),
+    seq: bigint("seq", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
   },
   (t) => [
     index("webhook_events_workspace_idx").on(t.workspaceId, t.id),
     index("webhook_events_type_idx").on(t.workspaceId, t.type),
+    index("webhook_events_stream_idx").on(t.workspaceId, t.txid, t.seq),
     index("webhook_events_pending_fan_out_idx").on(t.id).where(sql`${t.fannedOutAt} is null`),
   ],
 );

@@ -32,6 +32,8 @@ export type Command = {
   summary: string;
   flags: Record<string, "string" | "boolean">;
   run: (flags: Flags) => Promise<Output>;
+  /** false: the command needs no migrated schema (it migrates, reports, or talks HTTP only). */
+  needsSchema?: false;
 };
 
 function cliPriority(value: string, usage: string): number {
@@ -54,6 +56,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: "agentdraft db migrate",
     summary: "Apply pending database migrations (idempotent).",
     flags: {},
+    needsSchema: false,
     run: async () => {
       const status = await runMigrations();
       const driver = await getDriver();
@@ -67,6 +70,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: "agentdraft db status",
     summary: "Show the driver and which migrations are applied or pending.",
     flags: {},
+    needsSchema: false,
     run: async () => {
       const status = await migrationStatus();
       const driver = await getDriver();

@@ -1,4 +1,5 @@
 import { describeFailure, type Failure } from "../describe-failure";
+import { SchemaBehindError } from "./ensure-schema";
 
 /** A mistake in how the command was called: exit code 2. */
 export class UsageError extends Error {
@@ -7,5 +8,6 @@ export class UsageError extends Error {
 
 export function cliFailure(err: unknown): Failure {
   if (err instanceof UsageError) return { code: "usage", message: err.message, exitCode: 2 };
+  if (err instanceof SchemaBehindError) return { code: "database_not_migrated", message: err.message, exitCode: 1 };
   return describeFailure(err);
 }

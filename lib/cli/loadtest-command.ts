@@ -18,6 +18,7 @@ function positive(flags: Record<string, unknown>, name: string, fallback: number
 export const loadtestCommand: Command = {
   usage: USAGE,
   summary: "Run N concurrent agents against a deployment's hold API and report rates and latencies.",
+  needsSchema: false,
   flags: { url: "string", key: "string", agents: "string", seconds: "string", calendars: "string", calendar: "string", slots: "string", "commit-share": "string" },
   run: async (flags) => {
     const url = typeof flags.url === "string" ? flags.url.replace(/\/$/, "") : "";

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { COMMANDS } from "./commands";
 import { cliFailure, UsageError } from "./errors";
+import { ensureSchema } from "./ensure-schema";
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
@@ -43,6 +44,7 @@ export async function runCli(argv: string[], out: Sink = process.stdout, err: Si
     } catch (e) {
       throw new UsageError(`${((e as Error).message.split("\n")[0] ?? "").replace(/\.?$/, ".")} Usage: ${command.usage}`);
     }
+    if (command.needsSchema !== false) await ensureSchema(err);
     const result = await command.run(values);
     out.write(json ? JSON.stringify(result.json, null, 2) + "\n" : result.human.join("\n") + "\n");
     return 0;

@@ -62,6 +62,11 @@ const envSchema = z.object({
   WEBHOOK_ALLOWED_HOSTS: z.string().default(""),
   /** How long a webhook endpoint has to answer. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** GET /v1/events: open streams per API key, a connection's longest life (the client resumes with Last-Event-ID), heartbeat and polling intervals. */
+  EVENTS_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100).default(5),
+  EVENTS_STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(280),
+  EVENTS_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
+  EVENTS_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
   /** Inngest Cloud keys, read by the Inngest SDK too. Set both to run background work on Inngest. */
   INNGEST_EVENT_KEY: z.string().trim().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().trim().min(1).optional(),

@@ -1,8 +1,10 @@
+import { afterCommit } from "../../db/transaction";
 import { scheduleWork } from "../jobs/schedule";
 import { DELIVERY_KIND } from "../webhooks/fan-out";
 import { scheduleSeal } from "../audit/seal-chain";
 import { actorId } from "../audit/append-audit";
 import type { Actor } from "../actor";
+import { announceEventsCommitted } from "./wake";
 
 /** A delivery as the database functions return it (agentdraft_emit). */
 export type OutboxDelivery = { id: string; endpoint_id: string; due_at: string };
@@ -15,6 +17,7 @@ export async function announceOutbox(workspaceId: string, deliveries: OutboxDeli
   await Promise.all([
     scheduleWork(DELIVERY_KIND, deliveries.map((d) => ({ id: d.id, workspaceId, key: d.endpoint_id, dueAt: new Date(d.due_at) }))),
     audited ? scheduleSeal(new Date()) : undefined,
+    afterCommit(() => announceEventsCommitted(workspaceId)),
   ]);
 }
 

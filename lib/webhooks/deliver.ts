@@ -3,6 +3,7 @@ import { and, asc, eq, isNull, lte, lt, or, sql } from "drizzle-orm";
 import { queryable, transaction } from "../../db/transaction";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventRow } from "../../db/schema";
 import { env } from "../config/env";
+import { eventPayload } from "../events/payload";
 import type { Actor } from "../actor";
 import { checkDestination, isAllowlistedHost, parseAllowlist, type Allowlist, type Resolver } from "./ssrf-guard";
 import { signedHeaders } from "./sign";
@@ -39,13 +40,7 @@ const SYSTEM_JOB = "webhooks.deliver";
 
 /** The JSON body of an event's webhook, identical on every attempt. */
 export function webhookBody(event: WebhookEventRow): string {
-  return JSON.stringify({
-    type: event.type,
-    id: event.id,
-    created_at: event.createdAt.toISOString(),
-    data: event.data,
-    ...(event.traceId ? { trace_id: event.traceId } : {}),
-  });
+  return JSON.stringify(eventPayload(event));
 }
 
 /** The secrets to sign with: the current one, and the previous one while its 24 hours last. */

@@ -2,6 +2,7 @@ import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "./schema.js";
 import { unwrap } from "./errors.js";
 import { auditApi, handoffsApi } from "./handoffs.js";
+import { streamEvents, type AgentDraftEvent, type EventsOptions } from "./events.js";
 
 export type ClientOptions = {
   /** An AgentDraft API key: `ad_live_...` or `ad_test_...`. */
@@ -24,6 +25,11 @@ export interface AgentDraftClient extends Client<paths> {
   handoffs: ReturnType<typeof handoffsApi<Client<paths>, AgentDraftClient>>;
   /** Agent notes in the audit trail. */
   audit: ReturnType<typeof auditApi<Client<paths>>>;
+  /**
+   * The workspace's events live (GET /v1/events, Server-Sent Events), as an async iterator that
+   * reconnects with Last-Event-ID: `for await (const event of client.events()) ...`.
+   */
+  events(options?: EventsOptions): AsyncGenerator<AgentDraftEvent, void, undefined>;
 }
 
 /** The API root for an app origin: `http://localhost:3000` → `http://localhost:3000/api`. */
@@ -41,13 +47,15 @@ export function createAgentDraftClient(options: ClientOptions): AgentDraftClient
   if (!options.apiKey) throw new Error("createAgentDraftClient: apiKey is required (ad_live_... or ad_test_...)");
   const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}` };
   if (options.traceId) headers["x-trace-id"] = options.traceId;
+  const fetchImpl = options.fetch ?? ((r: Request) => globalThis.fetch(r));
   const base = createClient<paths>({
     baseUrl: apiBaseUrl(options.baseUrl),
     headers,
-    fetch: retrying(options.fetch ?? ((r) => globalThis.fetch(r)), options.maxRetries ?? 2),
+    fetch: retrying(fetchImpl, options.maxRetries ?? 2),
   });
   const onTrace = (traceId: string): AgentDraftClient => createAgentDraftClient({ ...options, traceId });
-  return Object.assign(base, { handoffs: handoffsApi(base, onTrace), audit: auditApi(base) });
+  const events = (o?: EventsOptions) => streamEvents({ url: `${apiBaseUrl(options.baseUrl)}/v1/events`, headers, fetch: fetchImpl }, o);
+  return Object.assign(base, { handoffs: handoffsApi(base, onTrace), audit: auditApi(base), events });
 }
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);

@@ -379,7 +379,11 @@ export interface paths {
         get: operations["getInbox"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an inbox and all its mail
+         * @description Deletes the inbox with its threads, messages and attachments, at once and for good. Mail sent to the address afterwards is refused as to an unknown address; the address can be given to a new inbox. Audit entries about the inbox are kept. An agent-bound key deletes only its agent's inboxes.
+         */
+        delete: operations["deleteInbox"];
         options?: never;
         head?: never;
         /** Change an inbox's display name or sender allow/block lists */
@@ -1055,6 +1059,26 @@ export interface paths {
          * @description Only the claiming key, while its claim is live. Completing twice answers the completed claim again.
          */
         post: operations["completeMessageClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream events live (Server-Sent Events), the same as webhooks carry
+         * @description One SSE block per event (`id`, `event`: the type, `data`: the webhook body), oldest first, in the order they committed. Send `Last-Event-ID` (or `after`) to resume exactly after the last event you processed: nothing is skipped or repeated, across disconnects and server restarts. A key receives the types its scopes allow (mail: email.*; calendar: hold.*, event.cancelled, calendar.*; approvals: approval.*); an agent-bound key only its agent's events. Heartbeat comments every 15 s; the server ends a connection after about 280 s and the client reconnects. At most 5 open streams per key (429 beyond).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1860,6 +1884,29 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             ended_at: string | null;
+        };
+        /** @description The `data` of one Server-Sent Event; its SSE `event` field is the type and its `id` field the stream position to resume after (Last-Event-ID). */
+        StreamedEvent: {
+            /** @enum {string} */
+            type: "email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed";
+            /** @description whm_...: the event's id, the same as its webhook's webhook-id */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                [key: string]: unknown;
+            };
+            trace_id?: string;
+        };
+        DeletedInbox: {
+            id: string;
+            /** @constant */
+            object: "inbox";
+            /** @constant */
+            deleted: true;
+            address: string;
+            messages_deleted: number;
+            threads_deleted: number;
         };
         /** @description RFC 9457 problem details */
         Problem: {
@@ -3957,6 +4004,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteInbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedInbox"];
                 };
             };
             /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
@@ -7897,6 +8014,81 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description comma-separated event types to receive (default: every type the key's scopes allow): email.received, email.sent, email.bounced, hold.created, hold.preempted, hold.expired, hold.released, hold.committed, event.cancelled, approval.requested, approval.resolved, calendar.synced, calendar.sync_failed, handoff.received, handoff.completed, handoff.dead, handoff.expired, approval.consumed, lease.acquired, lease.released, lease.expired, message.claimed, message.released, message.completed */
+                types?: string;
+                /** @description start with events created at or after this time (while they are kept: 30 days), when there is no Last-Event-ID */
+                since?: string;
+                /** @description resume after this event id, as the Last-Event-ID header does (which wins when both are sent) */
+                after?: string;
+            };
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["StreamedEvent"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

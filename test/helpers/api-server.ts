@@ -70,11 +70,15 @@ export async function startApiServer(): Promise<{ url: string; close: () => Prom
       }
       const hasBody = req.method !== "GET" && req.method !== "HEAD";
       const webBody = hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined;
+      // A client that goes away aborts the request and cancels a streamed answer, as in Next.js.
+      const gone = new AbortController();
+      res.on("close", () => gone.abort());
       const request = new Request(url.toString().replace("http://127.0.0.1", `http://${req.headers.host}`), {
         method: req.method,
         headers: req.headers as Record<string, string>,
         body: webBody,
         duplex: "half",
+        signal: gone.signal,
       } as RequestInit);
       const response = await handler(request, { params: Promise.resolve(params) });
       // Discard what the handler left unread (a refused oversize body) so the client, still
@@ -85,7 +89,9 @@ export async function startApiServer(): Promise<{ url: string; close: () => Prom
       }
       res.writeHead(response.status, Object.fromEntries(response.headers));
       if (response.body) {
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+        const reader = response.body.getReader();
+        gone.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
+        for (let r = await reader.read(); !r.done; r = await reader.read()) res.write(r.value);
       }
       res.end();
     } catch (err) {

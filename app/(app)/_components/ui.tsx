@@ -84,12 +84,3 @@ export function Table({ caption, head, children }: { caption: string; head: stri
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">{children}</p>;
 }
-
-export function Time({ at }: { at: Date | null }) {
-  if (!at) return <span className="text-slate-500">never</span>;
-  return (
-    <time dateTime={at.toISOString()} title={at.toISOString()} className="whitespace-nowrap">
-      {at.toISOString().replace("T", " ").slice(0, 16)} UTC
-    </time>
-  );
-}

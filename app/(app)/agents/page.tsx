@@ -7,7 +7,8 @@ import { listKeys } from "@/lib/api-keys/list-keys";
 import { listInboxes } from "@/lib/mail/inboxes";
 import { memberActor } from "@/lib/members/memberships";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, Field, PageHeader, Time, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
+import { Badge, Card, Empty, Field, PageHeader, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
+import { Time } from "../_components/time";
 import { createAgentAction, setAgentCeilingAction } from "./actions";
 
 export const metadata: Metadata = { title: "Agents" };

@@ -1,5 +1,6 @@
 import { calendarNames } from "@/lib/approvals/bound-holds";
-import { Badge, Time } from "../_components/ui";
+import { Badge } from "../_components/ui";
+import { Time } from "../_components/time";
 
 type BoundHold = {
   hold_id: string;

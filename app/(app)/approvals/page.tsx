@@ -6,7 +6,9 @@ import { listMembers, memberActor } from "@/lib/members/memberships";
 import { listApprovals } from "@/lib/approvals/approvals";
 import { listAgents } from "@/lib/agents/list-agents";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, Field, PageHeader, Time, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
+import { Badge, Card, Empty, Field, PageHeader, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
+import { LiveRefresh } from "../_components/live-refresh";
+import { Time } from "../_components/time";
 import { decideApprovalAction } from "./actions";
 import { ApprovalAction } from "./approval-action";
 import { BoundHolds } from "./bound-holds";
@@ -38,6 +40,7 @@ export default async function ApprovalsPage() {
           </Link>
         </nav>
       </PageHeader>
+      <LiveRefresh types={["approval.requested", "approval.resolved"]} label="new and decided requests" />
       {!canDecide ? (
         <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">Your role ({member.role}) can read approvals but not decide them.</p>
       ) : null}

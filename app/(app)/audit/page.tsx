@@ -4,7 +4,8 @@ import { requireMember } from "@/lib/auth/current-member";
 import { listAudit } from "@/lib/audit/list-audit";
 import { listAuditQuery } from "@/lib/audit/schemas";
 import { verifyChain } from "@/lib/audit/verify-chain";
-import { Badge, Card, Empty, Field, PageHeader, Table, Time, buttonClass, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
+import { Badge, Card, Empty, Field, PageHeader, Table, buttonClass, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
+import { Time } from "../_components/time";
 
 export const metadata: Metadata = { title: "Audit trail" };
 

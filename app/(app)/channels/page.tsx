@@ -7,7 +7,8 @@ import { channelStatus } from "@/lib/notifications/serialize";
 import { formatClock } from "@/lib/notifications/routing";
 import type { NotificationChannelRow } from "@/db/schema";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, Field, PageHeader, Time, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
+import { Badge, Card, Empty, Field, PageHeader, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
+import { Time } from "../_components/time";
 import { RuleFields, TimeZones, TYPE_LABELS } from "./rule-fields";
 import { createChannelAction, deleteChannelAction, testChannelAction, toggleChannelAction, updateChannelAction } from "./actions";
 

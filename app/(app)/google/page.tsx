@@ -11,7 +11,8 @@ import { listProblemExports } from "@/lib/google/export-event";
 import { googleFailure } from "@/lib/google/quota";
 import type { GoogleConnectionRow } from "@/db/schema";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, Field, PageHeader, Table, Time, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
+import { Badge, Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
+import { Time } from "../_components/time";
 import { connectGoogleAction, disconnectGoogleAction, linkCalendarAction, retryExportAction, syncNowAction, unlinkCalendarAction } from "./actions";
 
 export const metadata: Metadata = { title: "Google Calendar" };

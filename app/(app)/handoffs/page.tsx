@@ -5,7 +5,8 @@ import { STATUS_TONE } from "./status-tone";
 import { requireMember } from "@/lib/auth/current-member";
 import { listAgents } from "@/lib/agents/list-agents";
 import { listHandoffs } from "@/lib/handoffs/read-handoffs";
-import { Badge, Card, Empty, Field, PageHeader, Table, Time, buttonClass, inputClass, linkClass } from "../_components/ui";
+import { Badge, Card, Empty, Field, PageHeader, Table, buttonClass, inputClass, linkClass } from "../_components/ui";
+import { Time } from "../_components/time";
 
 export const metadata: Metadata = { title: "Handoffs" };
 

@@ -4,7 +4,12 @@ import { requireMember } from "@/lib/auth/current-member";
 import { memberActor } from "@/lib/members/memberships";
 import { inboxOverview } from "@/lib/mail/inbox-overview";
 import { configuredTransport } from "@/lib/mail/send-mail";
-import { Badge, Card, Empty, PageHeader, Table, Time, linkClass } from "../_components/ui";
+import { Badge, Card, Empty, PageHeader, Table, linkClass } from "../_components/ui";
+import { Time } from "../_components/time";
+import { hasRole } from "@/lib/members/roles";
+import { listAgents } from "@/lib/agents/list-agents";
+import { env } from "@/lib/config/env";
+import { CreateInboxCard } from "./inbox-forms";
 
 export const metadata: Metadata = { title: "Inboxes" };
 
@@ -12,6 +17,7 @@ export default async function InboxesPage() {
   const { member } = await requireMember();
   const inboxes = await inboxOverview(memberActor(member));
   const sending = configuredTransport() !== null;
+  const agents = hasRole(member.role, "admin") ? (await listAgents(member.workspaceId, { limit: 100 })).items : null;
   return (
     <>
       <PageHeader
@@ -23,6 +29,7 @@ export default async function InboxesPage() {
           </>
         }
       />
+      {agents ? <CreateInboxCard agents={agents.map((a) => ({ id: a.id, name: a.name }))} domain={env().AGENTDRAFT_MAIL_DOMAIN} /> : null}
       <Card>
         {inboxes.length === 0 ? (
           <Empty>No inboxes yet. An agent creates one with POST /api/v1/inboxes.</Empty>

@@ -4,7 +4,8 @@ import { hasRole } from "@/lib/members/roles";
 import { listAgents } from "@/lib/agents/list-agents";
 import { listKeys } from "@/lib/api-keys/list-keys";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, PageHeader, Table, Time, dangerButtonClass } from "../_components/ui";
+import { Badge, Card, Empty, PageHeader, Table, dangerButtonClass } from "../_components/ui";
+import { Time } from "../_components/time";
 import { CreateKeyForm } from "./create-key-form";
 import { revokeKeyAction } from "./actions";
 

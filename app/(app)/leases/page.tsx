@@ -3,7 +3,8 @@ import { requireMember } from "@/lib/auth/current-member";
 import { hasRole } from "@/lib/members/roles";
 import { leaseBoard } from "@/lib/leases/lease-board";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, PageHeader, Time, dangerButtonClass } from "../_components/ui";
+import { Badge, Card, Empty, PageHeader, dangerButtonClass } from "../_components/ui";
+import { Time } from "../_components/time";
 import { releaseLeaseAction } from "./actions";
 
 export const metadata: Metadata = { title: "Leases" };

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { requireMember } from "@/lib/auth/current-member";
 import { listMail } from "@/lib/mail/list-mail";
 import { configuredTransport } from "@/lib/mail/send-mail";
-import { Badge, Card, Empty, PageHeader, Time, linkClass } from "../_components/ui";
+import { Badge, Card, Empty, PageHeader, linkClass } from "../_components/ui";
+import { Time } from "../_components/time";
 
 /** Plain-text mail with its http(s) links made clickable (the text itself is never HTML). */
 function Linkified({ text }: { text: string }) {

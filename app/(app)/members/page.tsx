@@ -4,7 +4,8 @@ import { hasRole, MEMBER_ROLES, ROLE_DESCRIPTIONS } from "@/lib/members/roles";
 import { listMembers } from "@/lib/members/memberships";
 import { listPendingInvitations } from "@/lib/invitations/find-invitation";
 import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, Field, PageHeader, Table, Time, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
+import { Badge, Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
+import { Time } from "../_components/time";
 import { changeRoleAction, inviteAction, removeMemberAction, revokeInvitationAction } from "./actions";
 
 export const metadata: Metadata = { title: "Members" };

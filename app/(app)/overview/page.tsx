@@ -8,7 +8,13 @@ import { verifyChain } from "@/lib/audit/verify-chain";
 import { listPendingInvitations } from "@/lib/invitations/find-invitation";
 import { listPasskeys } from "@/lib/passkeys/passkeys";
 import { countDeadHandoffs } from "@/lib/handoffs/read-handoffs";
-import { Badge, Card, PageHeader, Time, linkClass } from "../_components/ui";
+import { Badge, Card, PageHeader, linkClass } from "../_components/ui";
+import { LiveRefresh } from "../_components/live-refresh";
+import { ActivityCharts } from "./activity-charts";
+import { dailyActivity } from "@/lib/overview/daily-activity";
+import { viewerTimeZone } from "@/lib/auth/viewer-time-zone";
+import { EVENT_TYPES } from "@/lib/events/event-type-list";
+import { Time } from "../_components/time";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -27,6 +33,8 @@ export default async function OverviewPage() {
   ]);
   const active = keys.filter((k) => !k.revokedAt);
   const unused = unusedKeys(active, STALE_KEY_MS);
+  const { zone } = await viewerTimeZone();
+  const activity = await dailyActivity(workspace.id, zone);
 
   const attention: { text: string; href: string; tone: "red" | "amber" }[] = [];
   if (!chain.valid) attention.push({ text: `The audit chain is broken at entry ${chain.first_broken?.seq}.`, href: "/audit", tone: "red" });
@@ -39,6 +47,7 @@ export default async function OverviewPage() {
   return (
     <>
       <PageHeader title="Overview" description={`Welcome, ${user.name ?? user.email}. You are ${member.role === "owner" ? "an owner" : `a${member.role === "admin" || member.role === "approver" ? "n" : ""} ${member.role}`} of ${workspace.name}.`} />
+      <LiveRefresh types={[...EVENT_TYPES]} label="counts and charts" />
       <Card title="Needs attention" id="attention">
         {attention.length === 0 ? (
           <p className="text-sm text-slate-700">Nothing needs your attention.</p>
@@ -72,6 +81,7 @@ export default async function OverviewPage() {
           </div>
         ))}
       </dl>
+      <ActivityCharts days={activity} zone={zone} />
       <Card title="Recent activity" id="recent">
         <ul className="divide-y divide-slate-100 text-sm">
           {recent.items.map((e) => (

@@ -5,9 +5,11 @@ import { currentSessionToken } from "@/lib/auth/session-token";
 import { AddPasskey, ConfirmWithPasskey } from "../../_passkeys/passkey-button";
 import { ActionForm } from "../_components/action-form";
 import { hasRole } from "@/lib/members/roles";
-import { Badge, Card, Field, PageHeader, Table, Time, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
+import { Badge, Card, Field, PageHeader, Table, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
+import { Time } from "../_components/time";
 import { removePasskeyAction, renameWorkspaceAction, signOutEverywhereAction } from "./actions";
 import { PreemptFloorCard } from "./preempt-floor-card";
+import { TimeZoneCard } from "./time-zone-card";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -46,6 +48,7 @@ export default async function SettingsPage() {
         ) : null}
       </Card>
       <PreemptFloorCard member={member} workspace={workspace} />
+      <TimeZoneCard />
       <Card title="Your account" id="account">
         <dl className="grid gap-3 text-sm sm:grid-cols-3">
           <div>

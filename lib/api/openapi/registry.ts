@@ -58,6 +58,8 @@ import {
 } from "../../handoffs/operations";
 import { addAgentNoteOp } from "../../audit/note-operation";
 import { getTraceOp } from "../../traces/operations";
+import { streamEventsOp } from "../../events/operations";
+import { deleteInboxOp } from "../../mail/delete-inbox";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -128,4 +130,6 @@ export const OPERATIONS: Operation[] = [
   claimMessageOp,
   releaseClaimOp,
   completeClaimOp,
+  streamEventsOp,
+  deleteInboxOp,
 ] as Operation[];

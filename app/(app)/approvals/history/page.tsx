@@ -4,7 +4,8 @@ import { requireMember } from "@/lib/auth/current-member";
 import { listMembers, memberActor } from "@/lib/members/memberships";
 import { listApprovals } from "@/lib/approvals/approvals";
 import { paginationQuery } from "@/lib/api/pagination";
-import { Badge, Card, Empty, PageHeader, Table, Time, linkClass } from "../../_components/ui";
+import { Badge, Card, Empty, PageHeader, Table, linkClass } from "../../_components/ui";
+import { Time } from "../../_components/time";
 
 export const metadata: Metadata = { title: "Approval history" };
 

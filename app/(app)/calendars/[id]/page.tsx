@@ -4,20 +4,23 @@ import { notFound } from "next/navigation";
 import { requireMember } from "@/lib/auth/current-member";
 import { listAgents } from "@/lib/agents/list-agents";
 import { calendarTimeline, type TimelineItem } from "@/lib/calendars/timeline";
+import { getCalendar } from "@/lib/calendars/calendars";
 import { AppError } from "@/lib/errors";
 import { linkOfCalendar } from "@/lib/google/links";
 import { Card, PageHeader, linkClass, secondaryButtonClass } from "../../_components/ui";
+import { hasRole } from "@/lib/members/roles";
+import { viewerTimeZone } from "@/lib/auth/viewer-time-zone";
+import { addDays, isTimeZone, startOfZonedDay, weekdayIndex, zoneName, zonedClock, zonedDateTime, zonedDay } from "@/lib/time/zoned";
+import { CalendarSettings, TimelineActions } from "./calendar-admin";
 
 export const metadata: Metadata = { title: "Calendar" };
 
-const DAY_MS = 86_400_000;
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-const hhmm = (d: Date) => d.toISOString().slice(11, 16);
 
-function parseDay(value: string | undefined): Date {
-  const d = value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date();
-  return Number.isNaN(d.getTime()) ? new Date(`${isoDay(new Date())}T00:00:00Z`) : new Date(`${isoDay(d)}T00:00:00Z`);
+/** A day (`YYYY-MM-DD`) in the viewer's zone: the one asked for, else today there. */
+function parseDay(value: string | undefined, tz: string): string {
+  if (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(new Date(`${value}T00:00:00Z`).getTime())) return new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10);
+  return zonedDay(new Date(), tz);
 }
 
 const BLOCK_STYLE: Record<TimelineItem["kind"], string> = {
@@ -27,35 +30,38 @@ const BLOCK_STYLE: Record<TimelineItem["kind"], string> = {
 };
 const BLOCK_NAME: Record<TimelineItem["kind"], string> = { hold: "Hold", event: "Booked", external: "Busy in Google" };
 
-function Block({ item, dayStart, label }: { item: TimelineItem; dayStart: number; label: string }) {
+function Block({ item, dayStart, dayEnd, label, tz }: { item: TimelineItem; dayStart: number; dayEnd: number; label: string; tz: string }) {
+  const length = dayEnd - dayStart;
   const start = Math.max(item.start.getTime(), dayStart);
-  const end = Math.min(item.end.getTime(), dayStart + DAY_MS);
-  const top = ((start - dayStart) / DAY_MS) * 100;
-  const height = Math.max(((end - start) / DAY_MS) * 100, 2.5);
+  const end = Math.min(item.end.getTime(), dayEnd);
+  const top = ((start - dayStart) / length) * 100;
+  const height = Math.max(((end - start) / length) * 100, 2.5);
+  const hhmm = (d: Date) => zonedClock(d, tz);
   const hold = item.kind === "hold";
   return (
     <li
       className={`absolute inset-x-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs leading-tight ${BLOCK_STYLE[item.kind]}`}
       style={{ top: `${top}%`, height: `${height}%` }}
-      title={`${BLOCK_NAME[item.kind]} ${item.id}: ${hhmm(item.start)}–${hhmm(item.end)} UTC`}
+      title={`${BLOCK_NAME[item.kind]} ${item.id}: ${hhmm(item.start)}–${hhmm(item.end)} ${zoneName(item.start, tz)}`}
       data-testid={`timeline-${item.kind}`}
     >
       <span className="font-semibold">{BLOCK_NAME[item.kind]}</span>
       {item.kind === "external" ? "" : ` · ${label}`} · {hhmm(item.start)}–{hhmm(item.end)}
-      {hold ? ` · priority ${item.priority} · held until ${item.expiresAt!.toISOString().slice(11, 19)}` : ""}
+      {hold ? ` · priority ${item.priority} · held until ${hhmm(item.expiresAt!)}` : ""}
     </li>
   );
 }
 
-function DayColumn({ day, items, names, tall }: { day: Date; items: TimelineItem[]; names: Map<string, string>; tall: boolean }) {
-  const dayStart = day.getTime();
-  const mine = items.filter((i) => i.start.getTime() < dayStart + DAY_MS && i.end.getTime() > dayStart);
+function DayColumn({ day, items, names, tall, tz }: { day: string; items: TimelineItem[]; names: Map<string, string>; tall: boolean; tz: string }) {
+  const dayStart = startOfZonedDay(day, tz).getTime();
+  const dayEnd = startOfZonedDay(addDays(day, 1), tz).getTime();
+  const mine = items.filter((i) => i.start.getTime() < dayEnd && i.end.getTime() > dayStart);
   return (
     <div className="min-w-0">
-      <h3 className="mb-1 text-center text-xs font-semibold text-slate-700">{day.toUTCString().slice(0, 11)}</h3>
+      <h3 className="mb-1 text-center text-xs font-semibold text-slate-700">{new Date(`${day}T12:00:00Z`).toUTCString().slice(0, 11)}</h3>
       <ol className={`relative rounded-md border border-slate-200 bg-[linear-gradient(to_bottom,var(--color-slate-100)_1px,transparent_1px)] ${tall ? "h-[960px] bg-[length:100%_40px]" : "h-[576px] bg-[length:100%_24px]"}`}>
         {mine.map((item) => (
-          <Block key={item.id} item={item} dayStart={dayStart} label={item.agentId ? (names.get(item.agentId) ?? item.agentId) : "workspace key"} />
+          <Block key={item.id} item={item} dayStart={dayStart} dayEnd={dayEnd} tz={tz} label={item.agentId ? (names.get(item.agentId) ?? item.agentId) : "workspace key"} />
         ))}
       </ol>
     </div>
@@ -63,41 +69,59 @@ function DayColumn({ day, items, names, tall }: { day: Date; items: TimelineItem
 }
 
 export default async function CalendarPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
-  const { workspace } = await requireMember();
+  const { workspace, member } = await requireMember();
   const { id } = await params;
   const query = await searchParams;
+  const { zone: viewerZone } = await viewerTimeZone();
   const view = query.view === "week" ? "week" : "day";
-  const day = parseDay(query.date);
-  const from = view === "week" ? new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS) : day;
-  const days = Array.from({ length: view === "week" ? 7 : 1 }, (_, i) => new Date(from.getTime() + i * DAY_MS));
-  const to = new Date(from.getTime() + days.length * DAY_MS);
-
-  const timeline = await calendarTimeline(workspace.id, id, from, to).catch((err) => {
+  const calendar = await getCalendar(workspace.id, id).catch((err) => {
     if (err instanceof AppError && err.code === "not_found") notFound();
     throw err;
   });
+  // ?tz=calendar shows the calendar's own zone; the viewer's otherwise.
+  const calendarZone = isTimeZone(calendar.timezone) ? calendar.timezone : "UTC";
+  const tz = query.tz === "calendar" ? calendarZone : viewerZone;
+  const day = parseDay(query.date, tz);
+  const first = view === "week" ? addDays(day, -weekdayIndex(day)) : day;
+  const days = Array.from({ length: view === "week" ? 7 : 1 }, (_, i) => addDays(first, i));
+  const from = startOfZonedDay(first, tz);
+  const to = startOfZonedDay(addDays(first, days.length), tz);
+
+  const timeline = await calendarTimeline(workspace.id, id, from, to);
   const agents = await listAgents(workspace.id, { limit: 100 });
   const googleLink = await linkOfCalendar(workspace.id, id);
   const names = new Map(agents.items.map((a) => [a.id, a.name]));
   const step = view === "week" ? 7 : 1;
-  const link = (d: Date, v = view) => `/calendars/${id}?view=${v}&date=${isoDay(d)}`;
+  const link = (d: string, v = view) => `/calendars/${id}?view=${v}&date=${d}${query.tz === "calendar" ? "&tz=calendar" : ""}`;
+  const isAdmin = hasRole(member.role, "admin");
+  const zoneNote =
+    calendarZone === viewerZone
+      ? `Times in ${tz}.`
+      : tz === viewerZone
+        ? `Times in your time zone, ${tz}; the calendar's is ${calendarZone}.`
+        : `Times in the calendar's time zone, ${tz}; yours is ${viewerZone}.`;
 
   return (
     <>
-      <PageHeader title={timeline.calendar.name} description={`${timeline.calendar.description ?? "Holds and committed events."} Times in UTC.`}>
+      <PageHeader title={timeline.calendar.name} description={`${timeline.calendar.description ?? "Holds and committed events."} ${zoneNote}`}>
         <nav aria-label="Calendar range" className="flex flex-wrap items-center gap-2">
-          <Link className={secondaryButtonClass} href={link(new Date(day.getTime() - step * DAY_MS))}>
+          <Link className={secondaryButtonClass} href={link(addDays(day, -step))}>
             ← Previous
           </Link>
-          <Link className={secondaryButtonClass} href={link(new Date())}>
+          <Link className={secondaryButtonClass} href={link(zonedDay(new Date(), tz))}>
             Today
           </Link>
-          <Link className={secondaryButtonClass} href={link(new Date(day.getTime() + step * DAY_MS))}>
+          <Link className={secondaryButtonClass} href={link(addDays(day, step))}>
             Next →
           </Link>
           <Link className={linkClass} href={link(day, view === "week" ? "day" : "week")} aria-label={view === "week" ? "Show one day" : "Show the week"}>
             {view === "week" ? "Day view" : "Week view"}
           </Link>
+          {calendarZone !== viewerZone ? (
+            <Link className={linkClass} href={`/calendars/${id}?view=${view}&date=${day}${query.tz === "calendar" ? "" : "&tz=calendar"}`}>
+              {query.tz === "calendar" ? `Show in my time zone (${viewerZone})` : `Show in the calendar's time zone (${calendarZone})`}
+            </Link>
+          ) : null}
         </nav>
       </PageHeader>
       <Card>
@@ -111,7 +135,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
           {googleLink ? (
             <span>
               <span className="mr-1 inline-block h-3 w-3 rounded-sm border border-slate-500 bg-slate-200 align-middle" aria-hidden /> busy in Google ({googleLink.googleCalendarName ?? googleLink.googleCalendarId}
-              {googleLink.syncStatus === "failed" ? `: sync failing, ${googleLink.lastSyncError}` : googleLink.lastSyncedAt ? `, synced ${googleLink.lastSyncedAt.toISOString().slice(0, 16).replace("T", " ")} UTC` : ", first sync pending"})
+              {googleLink.syncStatus === "failed" ? `: sync failing, ${googleLink.lastSyncError}` : googleLink.lastSyncedAt ? `, synced ${zonedDateTime(googleLink.lastSyncedAt, tz)} ${zoneName(googleLink.lastSyncedAt, tz)}` : ", first sync pending"})
             </span>
           ) : null}
           <span>{timeline.items.length} in this range</span>
@@ -126,7 +150,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
           </ol>
           <div className={`grid min-w-0 flex-1 gap-1 ${view === "week" ? "grid-cols-7" : "grid-cols-1"}`}>
             {days.map((d) => (
-              <DayColumn key={d.toISOString()} day={d} items={timeline.items} names={names} tall={view === "day"} />
+              <DayColumn key={d} day={d} items={timeline.items} names={names} tall={view === "day"} tz={tz} />
             ))}
           </div>
         </div>
@@ -134,12 +158,14 @@ export default async function CalendarPage({ params, searchParams }: { params: P
         <ul className="sr-only">
           {timeline.items.map((i) => (
             <li key={i.id}>
-              {i.kind === "external" ? "busy in Google" : `${i.kind} ${i.id} by ${i.agentId ? (names.get(i.agentId) ?? i.agentId) : "workspace key"}`} from {i.start.toISOString()} to {i.end.toISOString()}
-              {i.expiresAt ? `, held until ${i.expiresAt.toISOString()}` : ""}
+              {i.kind === "external" ? "busy in Google" : `${i.kind} ${i.id} by ${i.agentId ? (names.get(i.agentId) ?? i.agentId) : "workspace key"}`} from {zonedDateTime(i.start, tz)} to {zonedDateTime(i.end, tz)} {zoneName(i.start, tz)}
+              {i.expiresAt ? `, held until ${zonedDateTime(i.expiresAt, tz)}` : ""}
             </li>
           ))}
         </ul>
       </Card>
+      {isAdmin ? <TimelineActions calendarId={id} items={timeline.items} names={names} format={(d) => zonedDateTime(d, tz)} /> : null}
+      {isAdmin ? <CalendarSettings calendar={timeline.calendar} /> : null}
     </>
   );
 }

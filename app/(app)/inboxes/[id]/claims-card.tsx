@@ -3,7 +3,8 @@ import type { Actor } from "@/lib/actor";
 import { listMessages } from "@/lib/mail/read-mail";
 import { listMessagesQuery } from "@/lib/mail/schemas";
 import { claimsForMessages } from "@/lib/claims/list-claims";
-import { Badge, Card, Empty, Time, linkClass } from "../../_components/ui";
+import { Badge, Card, Empty, linkClass } from "../../_components/ui";
+import { Time } from "../../_components/time";
 
 /** Who handles what (SPEC §12): each recent received message and the worker claiming it, if any. */
 export async function ClaimsCard({ actor, inboxId }: { actor: Actor; inboxId: string }) {

@@ -7,9 +7,13 @@ import { threadOverview } from "@/lib/mail/inbox-overview";
 import { listMessages } from "@/lib/mail/read-mail";
 import { listMessagesQuery } from "@/lib/mail/schemas";
 import { AppError } from "@/lib/errors";
-import { Badge, Card, Empty, Field, PageHeader, Table, Time, inputClass, linkClass, secondaryButtonClass } from "../../_components/ui";
+import { Badge, Card, Empty, Field, PageHeader, Table, inputClass, linkClass, secondaryButtonClass } from "../../_components/ui";
+import { Time } from "../../_components/time";
 import { StatusBadge } from "../message-parts";
 import { ClaimsCard } from "./claims-card";
+import { hasRole } from "@/lib/members/roles";
+import { getInbox } from "@/lib/mail/inboxes";
+import { InboxSettingsCard } from "../inbox-forms";
 
 export const metadata: Metadata = { title: "Inbox" };
 
@@ -25,6 +29,7 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
   const { inbox, threads } = overview;
   const found = search ? await listMessages(actor, id, listMessagesQuery.parse({ q: search, limit: "50" })) : null;
   const outbound = await listMessages(actor, id, listMessagesQuery.parse({ direction: "outbound", limit: "20" }));
+  const settings = hasRole(member.role, "admin") ? await getInbox(actor, id) : null;
   return (
     <>
       <PageHeader title={inbox.address} description={inbox.displayName ?? undefined}>
@@ -113,6 +118,7 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
           </ul>
         )}
       </Card>
+      {settings ? <InboxSettingsCard inbox={settings} /> : null}
     </>
   );
 }

@@ -6,7 +6,8 @@ import { memberActor } from "@/lib/members/memberships";
 import { getThread } from "@/lib/mail/read-mail";
 import { EXTERNAL_CONTENT_NOTICE } from "@/lib/mail/serialize";
 import { AppError } from "@/lib/errors";
-import { Card, PageHeader, Time, secondaryButtonClass } from "../../../../_components/ui";
+import { Card, PageHeader, secondaryButtonClass } from "../../../../_components/ui";
+import { Time } from "../../../../_components/time";
 import { MessageBody, SecurityFlags, StatusBadge } from "../../../message-parts";
 
 export const metadata: Metadata = { title: "Thread" };

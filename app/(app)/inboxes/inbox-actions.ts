@@ -1,0 +1,59 @@
+"use server";
+
+import { z } from "zod";
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
+import { memberActor } from "@/lib/members/memberships";
+import { createInbox, getInbox, updateInbox } from "@/lib/mail/inboxes";
+import { deleteInbox } from "@/lib/mail/delete-inbox";
+import { createInboxInput, updateInboxInput } from "@/lib/mail/schemas";
+
+const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+// A textarea: one rule a line (commas work too); blank lines ignored.
+const rules = z.preprocess((v) => (typeof v === "string" ? v.split(/[\n,]/).map((r) => r.trim()).filter(Boolean) : v), z.array(z.string()).max(500));
+
+const createForm = z.object({
+  agent_id: z.string().min(1).max(100),
+  username: z.preprocess(blankToUndefined, z.string().optional()),
+  display_name: z.preprocess(blankToUndefined, z.string().optional()),
+  allow_senders: rules.optional(),
+  block_senders: rules.optional(),
+});
+
+export async function createInboxAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("admin", "create inboxes", createForm, form, async ({ member }, input) => {
+    const row = await createInbox(memberActor(member), createInboxInput.parse(input));
+    revalidatePath("/inboxes");
+    return { ok: true, message: `Inbox ${row.address} created.` };
+  });
+}
+
+const updateForm = z.object({
+  inbox_id: z.string().min(1).max(100),
+  display_name: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), z.string().nullable().optional()),
+  allow_senders: rules,
+  block_senders: rules,
+});
+
+export async function updateInboxRulesAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("admin", "change inboxes", updateForm, form, async ({ member }, { inbox_id, ...input }) => {
+    await updateInbox(memberActor(member), inbox_id, updateInboxInput.parse(input));
+    revalidatePath(`/inboxes/${inbox_id}`);
+    return { ok: true, message: "Inbox settings saved." };
+  });
+}
+
+export async function deleteInboxAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const schema = z.object({ inbox_id: z.string().min(1).max(100), confirm_address: z.string().trim().toLowerCase().max(320) });
+  return runMemberAction("admin", "delete inboxes", schema, form, async ({ member }, { inbox_id, confirm_address }) => {
+    const actor = memberActor(member);
+    const inbox = await getInbox(actor, inbox_id);
+    if (confirm_address !== inbox.address) {
+      return { ok: false, error: "Type the inbox's address to confirm.", fieldErrors: { confirm_address: `type ${inbox.address}` } };
+    }
+    await deleteInbox(actor, inbox_id);
+    revalidatePath("/inboxes");
+    redirect("/inboxes");
+  });
+}

@@ -1,0 +1,10 @@
+import { withApiKey } from "@/lib/api/with-api-key";
+import { streamEventsOp } from "@/lib/events/operations";
+import { respondWithEventStream } from "@/lib/events/respond";
+
+// A connection lasts up to EVENTS_STREAM_MAX_SECONDS (280 s by default), under this bound.
+export const maxDuration = 300;
+export const dynamic = "force-dynamic";
+
+// GET /api/v1/events — Server-Sent Events of the workspace's events, resumable with Last-Event-ID
+export const GET = withApiKey(streamEventsOp, async ({ req, key, query }) => respondWithEventStream(req, key, query));
