@@ -30,7 +30,11 @@ describe("client.events()", () => {
         return fetch(r);
       },
     });
-    await emit(workspace.id, -1, agent.id); // before the stream: not yielded (from now on)
+    await emit(workspace.id, -1, agent.id); // before `since`: not yielded
+    await new Promise((r) => setTimeout(r, 20));
+    // From a fixed time, not "from now on": the writer may commit its first event before the
+    // first connection is read on a busy machine, and "now" would then begin after it.
+    const since = new Date();
     const received: AgentDraftEvent[] = [];
     const writer = (async () => {
       await new Promise((r) => setTimeout(r, 300));
@@ -40,7 +44,7 @@ describe("client.events()", () => {
         await new Promise((r) => setTimeout(r, 150)); // spans two or three connections
       }
     })();
-    for await (const event of client.events({ types: ["hold.created"] })) {
+    for await (const event of client.events({ types: ["hold.created"], since })) {
       received.push(event);
       if (received.length === 30) break;
     }
