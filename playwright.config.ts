@@ -16,6 +16,45 @@ const SLACK = `http://127.0.0.1:${PORT + 2}/api/`;
 // Set once in the main process; workers inherit it, so they agree on the directory.
 process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(tmpdir(), "agentdraft-e2e-")), "db");
 
+// Stories that begin at first run get a server and an embedded database of their own (one
+// first run per database); the rest share the main one, in file order.
+const OWN_SERVER = [
+  { name: "approval-mail", spec: /approval-mail\.spec\.ts/, port: PORT + 10 },
+  { name: "handoffs", spec: /handoffs\.spec\.ts/, port: PORT + 20 },
+  { name: "web-console", spec: /web-console\.spec\.ts/, port: PORT + 30 },
+];
+const ENCRYPTION_KEYS = randomBytes(32).toString("base64");
+
+function server(port: number, dataDir: string) {
+  return {
+    command: `node bin/agentdraft.mjs db migrate && npx next start -p ${port} -H 127.0.0.1`,
+    url: `http://127.0.0.1:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    env: {
+      AGENTDRAFT_DATA_DIR: dataDir,
+      AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789abcdef",
+      AGENTDRAFT_SETUP_TOKEN: E2E_SETUP_TOKEN,
+      AGENTDRAFT_ENCRYPTION_KEYS: ENCRYPTION_KEYS,
+      INBOUND_SECRET: "e2e-inbound-secret-0123456789",
+      // No Resend here: mail is captured and read in the web app, on purpose.
+      MAIL_CAPTURE_ONLY: "1",
+      // The scenario's agent receives its webhooks on loopback.
+      WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
+      GOOGLE_CLIENT_ID: "fake-client-id.apps.googleusercontent.com",
+      GOOGLE_CLIENT_SECRET: "fake-client-secret",
+      GOOGLE_API_ROOT_URL: `${GOOGLE}/`,
+      GOOGLE_OAUTH_AUTH_URL: `${GOOGLE}/o/oauth2/v2/auth`,
+      GOOGLE_OAUTH_TOKEN_URL: `${GOOGLE}/token`,
+      GOOGLE_OAUTH_REVOKE_URL: `${GOOGLE}/revoke`,
+      SLACK_API_URL: SLACK,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  };
+}
+
 export default defineConfig({
   testDir: "e2e",
   globalTeardown: "./e2e/global-teardown.ts",
@@ -34,31 +73,9 @@ export default defineConfig({
     },
     trace: "retain-on-failure",
   },
-  webServer: {
-    command: `node bin/agentdraft.mjs db migrate && npx next start -p ${PORT} -H 127.0.0.1`,
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      AGENTDRAFT_DATA_DIR: process.env.E2E_DATA_DIR,
-      AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789abcdef",
-      AGENTDRAFT_SETUP_TOKEN: E2E_SETUP_TOKEN,
-      AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
-      INBOUND_SECRET: "e2e-inbound-secret-0123456789",
-      // No Resend here: mail is captured and read in the web app, on purpose.
-      MAIL_CAPTURE_ONLY: "1",
-      // The scenario's agent receives its webhooks on loopback.
-      WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
-      GOOGLE_CLIENT_ID: "fake-client-id.apps.googleusercontent.com",
-      GOOGLE_CLIENT_SECRET: "fake-client-secret",
-      GOOGLE_API_ROOT_URL: `${GOOGLE}/`,
-      GOOGLE_OAUTH_AUTH_URL: `${GOOGLE}/o/oauth2/v2/auth`,
-      GOOGLE_OAUTH_TOKEN_URL: `${GOOGLE}/token`,
-      GOOGLE_OAUTH_REVOKE_URL: `${GOOGLE}/revoke`,
-      SLACK_API_URL: SLACK,
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-  },
+  projects: [
+    { name: "story", testIgnore: OWN_SERVER.map((o) => o.spec) },
+    ...OWN_SERVER.map((o) => ({ name: o.name, testMatch: o.spec, use: { baseURL: `http://localhost:${o.port}` } })),
+  ],
+  webServer: [server(PORT, process.env.E2E_DATA_DIR!), ...OWN_SERVER.map((o) => server(o.port, `${process.env.E2E_DATA_DIR}-${o.name}`))],
 });
