@@ -152,7 +152,7 @@ export function coordinationStory(story: () => Story) {
 
     await page.goto("/settings");
     await page.getByLabel("Holds below this priority never preempt (0: off)").fill("20");
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByTestId("preempt-floor")).toContainText("below 20 never preempt");
     await page.getByTestId("preempt-floor").scrollIntoViewIfNeeded();
     await snapBoth(page, "settings-hold-priorities");
