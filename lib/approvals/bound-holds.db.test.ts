@@ -50,7 +50,7 @@ describe("holds bound to an approval", () => {
     expect(approval.json.holds[0].expires_at).toBe(approval.json.expires_at);
 
     await sleep(1200); // past the hold's own TTL
-    expect(await expireHolds()).toBe(0);
+    await expireHolds(); // other files' holds may expire meanwhile (one database): this one must not
     const seen = await api(`/api/v1/holds/${hold.json.id}`, { key: ctx.key });
     expect(seen.json).toMatchObject({ status: "held", approval_id: approval.json.id, expires_at: approval.json.expires_at });
     const refused = await placeHold(ctx, ctx.otherKey, { hold_ttl_seconds: 60 });
@@ -97,8 +97,9 @@ describe("holds bound to an approval", () => {
         // The approval's time runs out (and with it the bound hold's); then its expiry job runs.
         await db.update(approvals).set({ expiresAt: sql`clock_timestamp() - interval '1 second'` }).where(eq(approvals.id, approval.json.id));
         await db.update(holds).set({ expiresAt: sql`clock_timestamp() - interval '1 second'` }).where(eq(holds.id, hold.json.id));
-        expect(await expireHolds()).toBe(0);
-        expect(await expireApprovals()).toBe(1);
+        // Counts would include other files' items (one database): the outcome below is this hold's.
+        await expireHolds();
+        await expireApprovals();
       }
       expect((await api(`/api/v1/holds/${hold.json.id}`, { key: ctx.key })).json.status, end).toBe("released");
       expect((await resolvedEvent(ctx.workspace.id))!.holds, end).toEqual([expect.objectContaining({ hold_id: hold.json.id, outcome: "released" })]);

@@ -66,7 +66,8 @@ describe("message claims", () => {
     expect(await listed("?claimable=true")).toEqual([]);
 
     const db = await getDb();
-    const types = (await db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspace.id))).map((e) => e.type).filter((t) => t.startsWith("message."));
+    // In the order they were written (a table's physical order is not one).
+    const types = (await db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspace.id)).orderBy(webhookEvents.seq)).map((e) => e.type).filter((t) => t.startsWith("message."));
     expect(types).toEqual(["message.claimed", "message.released", "message.claimed", "message.completed"]);
     const actions = (await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.resourceId, messageId)))).map((e) => e.action);
     expect(actions.filter((a) => a.startsWith("message.")).sort()).toEqual(["message.claim_completed", "message.claim_released", "message.claim_renewed", "message.claimed", "message.claimed"]);
