@@ -55,7 +55,8 @@ export async function startNextServer(env: Record<string, string>): Promise<{ ur
     const built = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
     if (built.status !== 0) throw new Error("next build failed");
   }
-  const port = 4100 + Math.floor(Math.random() * 800);
+  let port = 4100 + Math.floor(Math.random() * 800);
+  if (port === 4190) port++; // on fetch's list of blocked ports (sieve)
   // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server (written when it stops).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
