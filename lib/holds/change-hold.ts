@@ -6,8 +6,7 @@ import { env } from "../config/env";
 import { AppError, notFound } from "../errors";
 import type { Actor } from "../actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox";
-import { scheduleWork } from "../jobs/schedule";
-import { EXPORT_KIND } from "../google/work-sources";
+import { scheduleExportWork } from "../calendar-sync/schedule-exports";
 import { cancelHoldExpiry, scheduleHoldExpiry } from "./expire-holds";
 import { assertLive } from "./assert-live";
 import type { Conflict } from "./conflicts";
@@ -54,7 +53,7 @@ export async function changeHold(
     await Promise.all([
       announceOutbox(actor.workspaceId, out.deliveries),
       action === "extend" ? scheduleHoldExpiry(hold, { extended: true }) : cancelHoldExpiry([holdId]),
-      scheduleWork(EXPORT_KIND, (out.exports ?? []).map((x) => ({ id: x.id, workspaceId: x.workspace_id, key: x.link_id, dueAt: new Date(x.next_attempt_at) }))),
+      scheduleExportWork((out.exports ?? []).map((x) => ({ id: x.id, workspaceId: x.workspace_id, key: x.link_id, dueAt: new Date(x.next_attempt_at) }))),
     ]);
   }
   return { hold, events };
