@@ -4,6 +4,9 @@ import { z } from "zod";
 import { queryable } from "../../db/transaction";
 import { googleCalendarLinks, googleConnections, type GoogleCalendarLinkRow } from "../../db/schema";
 import { AppError } from "../errors";
+import { problemResponse } from "../api/problem";
+import { newRequestId } from "../api/request-ids";
+import { parseJsonBody, readBody } from "../api/read-body";
 import { channelTokenHash, watchLink } from "../calendar-sync/watch";
 import { scheduleSync } from "../calendar-sync/sync-link";
 import { scheduleWork } from "../jobs/schedule";
@@ -118,5 +121,25 @@ export async function renewSubscription(linkId: string): Promise<{ result: strin
   } catch (err) {
     console.error(`[microsoft] could not renew the subscription of ${link.id}: ${microsoftProvider.describe(err)}`);
     return { result: "failed", retryAt: new Date(Date.now() + 10 * 60_000) };
+  }
+}
+
+/**
+ * The whole of POST /api/microsoft/notifications (the route only gates it): the validation
+ * handshake — Graph checks the URL by posting ?validationToken=…, to be echoed as text/plain
+ * with 200 within 10 s — and otherwise a notification collection, answered 202 (the sync runs
+ * as its own job), or a problem response.
+ */
+export async function handleGraphNotificationRequest(req: Request): Promise<Response> {
+  const requestId = newRequestId();
+  const validationToken = new URL(req.url).searchParams.get("validationToken");
+  if (validationToken !== null) {
+    return new Response(validationToken, { status: 200, headers: { "content-type": "text/plain; charset=utf-8", "x-request-id": requestId } });
+  }
+  try {
+    const result = await acceptGraphNotifications(parseJsonBody(await readBody(req, 1_000_000), req.headers.get("content-type")));
+    return Response.json({ received: true, ...result }, { status: 202, headers: { "x-request-id": requestId } });
+  } catch (err) {
+    return problemResponse(err, requestId, { "x-request-id": requestId });
   }
 }
