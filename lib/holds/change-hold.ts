@@ -38,7 +38,8 @@ export async function changeHold(
     // Another agent's hold, to an agent-bound key, is not found: a 403 would confirm it exists.
     if (e.code === "not_found" || e.code === "forbidden") throw notFound("hold", holdId);
     if (e.code === "hold_conflict") {
-      throw new AppError("hold_conflict", "Since the hold was placed, a linked Google calendar became busy in this time: it cannot be committed.", { conflicts: e.conflicts });
+      const source = e.conflicts.some((c) => c.type === "external_busy" && c.source === "microsoft") ? "Outlook" : "Google";
+      throw new AppError("hold_conflict", `Since the hold was placed, a linked ${source} calendar became busy in this time: it cannot be committed.`, { conflicts: e.conflicts });
     }
     if (e.code === "hold_awaiting_approval") {
       throw new AppError("hold_awaiting_approval", `Hold ${holdId} waits for approval ${e.approval_id}: approving it commits the hold.`, { approval_id: e.approval_id });
