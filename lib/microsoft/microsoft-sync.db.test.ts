@@ -252,6 +252,21 @@ describe("exporting committed events to Outlook", () => {
     expect(actions).toEqual(expect.arrayContaining(["microsoft.event_exported", "microsoft.event_removed"]));
   });
 
+  it("a hold whose time became busy in Outlook after it was granted cannot be committed", async () => {
+    const fake = fakeMicrosoft();
+    const setup = await linkedOutlookCalendar(fake);
+    await syncLink(setup.link.id);
+    const { key } = await newKey(setup.workspace.id);
+    const hold = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { start_time: T(9, 10), end_time: T(9, 11), hold_ttl_seconds: 120 } });
+    expect(hold.status).toBe(201);
+    fake.addEvent(setup.mcal, { id: "late1", start: utc(at(9, 10, 30)), end: utc(at(9, 11, 30)), showAs: "tentative" });
+    expect(await syncLink(setup.link.id)).toMatchObject({ status: "ok", upserted: 1 });
+    const committed = await api(`/api/v1/holds/${hold.json.id}/commit`, { key, method: "POST" });
+    expect(committed.status).toBe(409);
+    expect(committed.json.detail).toContain("Outlook");
+    expect(committed.json.conflicts).toEqual([expect.objectContaining({ type: "external_busy", source: "microsoft" })]);
+  });
+
   it("disconnecting unlinks, deletes subscriptions, forgets the token and says Microsoft could not revoke it", async () => {
     const fake = fakeMicrosoft();
     const setup = await linkedOutlookCalendar(fake);
