@@ -11,7 +11,7 @@ export const placeHoldOp = defineOperation({
   operationId: "placeHold",
   summary: "Place a tentative hold on a calendar",
   description:
-    "Conflicts with a committed event, busy time imported from a linked Google calendar (type external_busy), or a live hold of equal or higher priority: 409 hold_conflict listing them. " +
+    "Conflicts with a committed event, busy time imported from a linked Google or Outlook calendar (type external_busy, source google or microsoft), or a live hold of equal or higher priority: 409 hold_conflict listing them. " +
     "Live holds of strictly lower priority are preempted. Intervals are half-open [start, end).",
   idempotency: "statement",
   tag,

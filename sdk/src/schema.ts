@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Place a tentative hold on a calendar
-         * @description Conflicts with a committed event, busy time imported from a linked Google calendar (type external_busy), or a live hold of equal or higher priority: 409 hold_conflict listing them. Live holds of strictly lower priority are preempted. Intervals are half-open [start, end).
+         * @description Conflicts with a committed event, busy time imported from a linked Google or Outlook calendar (type external_busy, source google or microsoft), or a live hold of equal or higher priority: 409 hold_conflict listing them. Live holds of strictly lower priority are preempted. Intervals are half-open [start, end).
          */
         post: operations["placeHold"];
         delete?: never;
@@ -1216,7 +1216,7 @@ export interface components {
                 /** Format: date-time */
                 end_time: string;
                 /**
-                 * @description a committed event, a live (tentative) hold, or busy time imported from the linked Google calendar
+                 * @description a committed event, a live (tentative) hold, or busy time imported from the linked Google or Outlook calendar
                  * @enum {string}
                  */
                 kind: "event" | "hold" | "external_busy";
