@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isId, newId } from "./ids";
+import { randomBytes } from "node:crypto";
+import { encodeId, isId, newId } from "./ids";
 
 describe("newId", () => {
   it("has the type prefix and 26 Crockford base32 characters", () => {
@@ -24,5 +25,23 @@ describe("newId", () => {
     const now = Date.now();
     const ids = new Set(Array.from({ length: 10_000 }, () => newId("member", now)));
     expect(ids.size).toBe(10_000);
+  });
+
+  it("encodes like the 128-bit number it stands for (time << 80 | random) in base32", () => {
+    const reference = (time: number, random: Uint8Array) => {
+      let bits = (BigInt(time) << 80n) | BigInt(`0x${Buffer.from(random).toString("hex")}`);
+      let out = "";
+      for (let i = 0; i < 26; i++) {
+        out = "0123456789abcdefghjkmnpqrstvwxyz"[Number(bits & 31n)] + out;
+        bits >>= 5n;
+      }
+      return out;
+    };
+    const edges = [new Uint8Array(10), new Uint8Array(10).fill(255), Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])];
+    for (const random of [...edges, ...Array.from({ length: 200 }, () => randomBytes(10))]) {
+      for (const time of [0, 1, 1_700_000_000_000, 2 ** 48 - 1, Math.floor(Math.random() * 2 ** 48)]) {
+        expect(encodeId(time, random)).toBe(reference(time, random));
+      }
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 /** Every id prefix in the product, one place (SPEC §2). */
 export const ID_PREFIXES = {
@@ -45,7 +45,45 @@ export type IdKind = keyof typeof ID_PREFIXES;
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
 let lastTime = 0;
-let lastRandom = 0n;
+const lastRandom = new Uint8Array(10);
+
+/** Random bytes drawn 4 KiB at a time: one call into the crypto library per 409 ids, not one per id. */
+const pool = new Uint8Array(4096);
+let poolAt = pool.length;
+function fillRandom(into: Uint8Array): void {
+  if (poolAt + into.length > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  into.set(pool.subarray(poolAt, poolAt + into.length));
+  poolAt += into.length;
+}
+
+/** Adds one to a big-endian 80-bit number, wrapping at 2^80. */
+function increment(bytes: Uint8Array): void {
+  for (let i = bytes.length - 1; i >= 0; i--) {
+    bytes[i] = (bytes[i]! + 1) & 0xff;
+    if (bytes[i] !== 0) return;
+  }
+}
+
+/** 48 bits of milliseconds then 80 bits of `random`, as 26 Crockford base32 characters (10 + 16). */
+export function encodeId(time: number, random: Uint8Array): string {
+  let out = "";
+  for (let i = 9, t = time; i >= 0; i--, t = Math.floor(t / 32)) out = CROCKFORD[t % 32] + out;
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of random) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += CROCKFORD[(buffer >> bits) & 31];
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  return out;
+}
 
 /**
  * `<prefix>_<26 chars>`: 48 bits of milliseconds then 80 random bits, Crockford base32 (ULID
@@ -54,22 +92,14 @@ let lastRandom = 0n;
  */
 export function newId(kind: IdKind, now: number = Date.now()): string {
   let time = now;
-  let random: bigint;
   if (time <= lastTime) {
     time = lastTime;
-    random = (lastRandom + 1n) & ((1n << 80n) - 1n);
+    increment(lastRandom);
   } else {
-    random = BigInt(`0x${randomBytes(10).toString("hex")}`);
+    fillRandom(lastRandom);
   }
   lastTime = time;
-  lastRandom = random;
-  let bits = (BigInt(time) << 80n) | random;
-  let out = "";
-  for (let i = 0; i < 26; i++) {
-    out = CROCKFORD[Number(bits & 31n)] + out;
-    bits >>= 5n;
-  }
-  return `${ID_PREFIXES[kind]}_${out}`;
+  return `${ID_PREFIXES[kind]}_${encodeId(time, lastRandom)}`;
 }
 
 const ID_SHAPE = /^[a-z]+_[0-9a-hjkmnp-tv-z]{26}$/;
