@@ -52,6 +52,11 @@ describe("held mail to inboxes of this deployment", () => {
     expect(heldSent[0]!.data).toMatchObject({ approval_id: held.json.approval_id });
     const [audit] = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "email.sent"), eq(auditEntries.resourceId, held.json.id)));
     expect(audit!.summary).toMatchObject({ approval_id: held.json.approval_id, status: "delivered", delivered_locally: [{ inbox_id: b.id, message_id: got[0]!.id }] });
+    // Spent by sending: the same approval.consumed event and audit entry as an agent's consume.
+    const [consumed] = await db.select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, workspace.id), eq(webhookEvents.type, "approval.consumed")));
+    expect(consumed!.data).toMatchObject({ approval_id: held.json.approval_id, consumed_by: null, message_id: held.json.id });
+    const spent = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "approval.consumed")));
+    expect(spent.map((e) => e.resourceId)).toEqual([held.json.approval_id]);
   });
 
   it("with outside recipients too: the local one receives it now, the outside one goes the usual way (captured here)", async () => {
