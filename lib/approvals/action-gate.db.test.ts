@@ -108,8 +108,10 @@ describe("taint gate for leases (lease.acquire)", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${url()}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}`, "x-trace-id": trace } } }));
     open.push(client);
     const call = async (args: Record<string, unknown>) => ((await client.callTool({ name: "acquire_lease", arguments: { ...lease, ...args } })) as CallToolResult & { structuredContent?: any }).structuredContent;
-    const refused = await call({});
+    // With an idempotency_key the call runs in one transaction: the refusal still keeps the approval it opened.
+    const refused = await call({ idempotency_key: "lease-1" });
     expect(refused).toMatchObject({ code: "approval_required", approval: { id: expect.stringMatching(/^appr_/) } });
+    expect((await call({ idempotency_key: "lease-1" })).approval.id).toBe(refused.approval.id);
     await decideApproval(approver.actor, refused.approval.id, "approve");
     expect(await call({ approval_id: refused.approval.id })).toMatchObject({ object: "lease", resource: "deploy:production" });
     expect(await call({ approval_id: refused.approval.id })).toMatchObject({ code: "approval_consumed" });
