@@ -5,6 +5,7 @@ import { requireMember } from "@/lib/auth/current-member";
 import { hasRole } from "@/lib/members/roles";
 import { listMembers, memberActor } from "@/lib/members/memberships";
 import { getApproval } from "@/lib/approvals/approvals";
+import { listAgents } from "@/lib/agents/list-agents";
 import { AppError } from "@/lib/errors";
 import { Badge, Card, PageHeader, linkClass } from "../../_components/ui";
 import { Time } from "../../_components/time";
@@ -22,14 +23,16 @@ export const metadata: Metadata = { title: "Approval" };
 export default async function ApprovalPage({ params }: { params: Promise<{ id: string }> }) {
   const { member, workspace } = await requireMember();
   const { id } = await params;
-  const [a, people] = await Promise.all([
+  const [a, people, agents] = await Promise.all([
     getApproval(memberActor(member), id).catch((err) => {
       if (err instanceof AppError && err.code === "not_found") notFound();
       throw err;
     }),
     listMembers(workspace.id),
+    listAgents(workspace.id, { limit: 100 }),
   ]);
   const who = new Map(people.map((p) => [p.id, p.name ?? p.email]));
+  const agentName = new Map(agents.items.map((g) => [g.id, g.name]));
   return (
     <>
       <PageHeader title={a.summary} description={<code className="font-mono text-xs">{a.id}</code>}>
@@ -52,7 +55,7 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
             </Badge>
           </div>
           <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-2">
-            <Row label="Agent">{a.agent_id ?? "workspace key"}</Row>
+            <Row label="Agent">{a.agent_id ? (agentName.get(a.agent_id) ?? a.agent_id) : "workspace key"}</Row>
             {a.action_class ? (
               <Row label="Action class">
                 {a.action_class}
