@@ -83,6 +83,19 @@ describe("taint gate for leases (lease.acquire)", () => {
     expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:db" }, headers: { "x-trace-id": "trace-of-my-own" } })).status).toBe(201);
   });
 
+  it("agents asking at once for the same gated lease open one approval between them", async () => {
+    const { workspace, key, trace } = await setup();
+    await createPolicy(operatorActor(workspace.id), { name: "Deploys from mail", action_class: "lease.acquire", untrusted_trace: true });
+    const body = { ...lease, resource: "deploy:race" };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => api("/api/v1/leases", { key, body, headers: { "x-trace-id": trace, ...(i % 2 ? { "idempotency-key": `race-${i}` } : {}) } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(403));
+    expect(new Set(answers.map((a) => a.json.approval.id)).size).toBe(1);
+    const pending = (await api("/api/v1/approvals?status=pending", { key })).json.data.filter((a: { action_class: string }) => a.action_class === "lease.acquire");
+    expect(pending).toHaveLength(1);
+  });
+
   it("an approved hold retried with the same Idempotency-Key replays its answer (the approval is spent once, by the first)", async () => {
     const { workspace, agent, trace, approver } = await setup();
     const { key } = await newKey(workspace.id, { agent_id: agent.id });

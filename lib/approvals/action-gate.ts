@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { queryable, transaction } from "../../db/transaction";
 import { replayingEffectNow } from "../../db/effect";
-import { approvalPolicies, approvals, messages } from "../../db/schema";
+import { approvalPolicies, approvals, messages, type ApprovalPolicyRow } from "../../db/schema";
 import type { Actor } from "../actor";
 import { AppError } from "../errors";
 import { consumeApproval } from "./consume-approval";
@@ -64,32 +64,45 @@ export async function gateAction<T>(actor: Actor & { type: "key" }, gated: Gated
       return perform();
     });
   }
-  const [open] = await q
-    .select({ id: approvals.id })
-    .from(approvals)
-    .where(
-      and(
-        eq(approvals.workspaceId, actor.workspaceId),
-        eq(approvals.actionSha256, actionHash(action)),
-        eq(approvals.status, "pending"),
-        sql`${approvals.expiresAt} > clock_timestamp()`,
-        actor.agentId ? eq(approvals.agentId, actor.agentId) : undefined,
-      ),
-    )
-    .limit(1);
-  const approval =
-    open ??
-    (await createApproval(actor, {
-      summary: gated.summary.slice(0, 200),
-      evidence: { why: `workspace policy “${policy.name}”`, untrusted_trace: taint },
-      action,
-      action_class: gated.actionClass,
-      required_approvals: policy.requiredApprovals,
-      expires_in_seconds: policy.expiresInSeconds,
-    }));
+  const approval = await openOnce(actor, gated, { why: `workspace policy “${policy.name}”`, untrusted_trace: taint }, policy);
   throw new AppError(
     "approval_required",
     `This ${gated.noun} is traced to untrusted mail (${taint.reasons.join(", ")}) and policy “${policy.name}” needs a person's approval. Wait for approval ${approval.id}, then send the same request with the ${APPROVAL_HEADER} header.`,
     { approval: { id: approval.id, action }, policy: { id: policy.id, name: policy.name }, untrusted_trace: taint },
   );
+}
+
+/**
+ * The pending approval for exactly this action by this agent, or a new one: under a lock on the
+ * action's hash, so agents retrying at once open one approval, not several.
+ */
+async function openOnce(actor: Actor & { type: "key" }, gated: GatedAction, evidence: Record<string, unknown>, policy: ApprovalPolicyRow): Promise<{ id: string }> {
+  const hash = actionHash(gated.action);
+  return transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`approval-gate:${actor.workspaceId}`}), hashtext(${hash}))`);
+    const [open] = await tx
+      .select({ id: approvals.id })
+      .from(approvals)
+      .where(
+        and(
+          eq(approvals.workspaceId, actor.workspaceId),
+          eq(approvals.actionSha256, hash),
+          eq(approvals.status, "pending"),
+          sql`${approvals.expiresAt} > clock_timestamp()`,
+          actor.agentId ? eq(approvals.agentId, actor.agentId) : undefined,
+        ),
+      )
+      .limit(1);
+    return (
+      open ??
+      createApproval(actor, {
+        summary: gated.summary.slice(0, 200),
+        evidence,
+        action: gated.action,
+        action_class: gated.actionClass,
+        required_approvals: policy.requiredApprovals,
+        expires_in_seconds: policy.expiresInSeconds,
+      })
+    );
+  });
 }
