@@ -13,6 +13,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3217);
 const GOOGLE = `http://127.0.0.1:${PORT + 1}`;
 // The notification-channels story's local fake Slack Web API (started by the test) listens on the one after.
 const SLACK = `http://127.0.0.1:${PORT + 2}/api/`;
+// The Microsoft 365 story's local fake identity platform + Graph (started by the test) listens on PORT + 41.
+const MICROSOFT = `http://127.0.0.1:${PORT + 41}`;
 // Set once in the main process; workers inherit it, so they agree on the directory.
 process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(tmpdir(), "agentdraft-e2e-")), "db");
 
@@ -22,10 +24,16 @@ const OWN_SERVER = [
   { name: "approval-mail", spec: /approval-mail\.spec\.ts/, port: PORT + 10 },
   { name: "handoffs", spec: /handoffs\.spec\.ts/, port: PORT + 20 },
   { name: "web-console", spec: /web-console\.spec\.ts/, port: PORT + 30 },
+  {
+    name: "microsoft-calendar",
+    spec: /microsoft-calendar\.spec\.ts/,
+    port: PORT + 40,
+    env: { MICROSOFT_CLIENT_ID: "00000000-0000-0000-0000-fakeclient01", MICROSOFT_CLIENT_SECRET: "fake~microsoft~secret", MICROSOFT_AUTHORITY_URL: MICROSOFT, MICROSOFT_GRAPH_URL: `${MICROSOFT}/v1.0` },
+  },
 ];
 const ENCRYPTION_KEYS = randomBytes(32).toString("base64");
 
-function server(port: number, dataDir: string) {
+function server(port: number, dataDir: string, extraEnv: Record<string, string> = {}) {
   return {
     command: `node bin/agentdraft.mjs db migrate && npx next start -p ${port} -H 127.0.0.1`,
     url: `http://127.0.0.1:${port}/api/health`,
@@ -51,6 +59,7 @@ function server(port: number, dataDir: string) {
       GOOGLE_OAUTH_REVOKE_URL: `${GOOGLE}/revoke`,
       SLACK_API_URL: SLACK,
       NEXT_TELEMETRY_DISABLED: "1",
+      ...extraEnv,
     },
   };
 }
@@ -77,5 +86,5 @@ export default defineConfig({
     { name: "story", testIgnore: OWN_SERVER.map((o) => o.spec) },
     ...OWN_SERVER.map((o) => ({ name: o.name, testMatch: o.spec, use: { baseURL: `http://localhost:${o.port}` } })),
   ],
-  webServer: [server(PORT, process.env.E2E_DATA_DIR!), ...OWN_SERVER.map((o) => server(o.port, `${process.env.E2E_DATA_DIR}-${o.name}`))],
+  webServer: [server(PORT, process.env.E2E_DATA_DIR!), ...OWN_SERVER.map((o) => server(o.port, `${process.env.E2E_DATA_DIR}-${o.name}`, "env" in o ? o.env : {}))],
 });

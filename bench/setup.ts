@@ -79,7 +79,8 @@ export async function startNextServer(env: Record<string, string>): Promise<{ ur
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
-        child.kill("SIGTERM");
+        // A profiled server writes its profile on SIGINT (not on SIGTERM).
+        child.kill(nodeArgs.length ? "SIGINT" : "SIGTERM");
       }),
   };
 }

@@ -8,6 +8,7 @@ export const NAV: NavItem[] = [
   { href: "/approvals", label: "Approvals" },
   { href: "/calendars", label: "Calendars" },
   { href: "/google", label: "Google Calendar" },
+  { href: "/microsoft", label: "Microsoft 365" },
   { href: "/leases", label: "Leases" },
   { href: "/inboxes", label: "Inboxes" },
   { href: "/agents", label: "Agents" },

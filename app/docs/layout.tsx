@@ -9,6 +9,7 @@ const NAV = [
   { href: "/api/v1/openapi.json", label: "openapi.json" },
   { href: "/docs/notification-channels", label: "Notification channels" },
   { href: "/docs/handoffs", label: "Handoffs" },
+  { href: "/docs/calendar-sync", label: "Calendar sync" },
   { href: "/docs/events", label: "Live events" },
 ];
 

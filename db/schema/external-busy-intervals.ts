@@ -6,7 +6,8 @@ import { googleCalendarLinks } from "./google-calendar-links";
 import { tstzrange } from "./ranges";
 
 /**
- * Busy time imported from a linked Google calendar: only when, never what (no titles). Written
+ * Busy time imported from a linked external calendar (Google or Microsoft: `source`): only when,
+ * never what (no titles). `google_event_id` is the provider's event (or occurrence) id. Written
  * under the calendar's row lock, like holds, so the conflict check sees all of a sync or none.
  */
 export const externalBusyIntervals = pgTable(
@@ -21,6 +22,8 @@ export const externalBusyIntervals = pgTable(
       .notNull()
       .references(() => googleCalendarLinks.id, { onDelete: "cascade" }),
     googleEventId: text("google_event_id").notNull(),
+    /** The provider it came from, as hold_conflict reports it (the link's connection's provider). */
+    source: text("source", { enum: ["google", "microsoft"] }).notNull().default("google"),
     startTime: timestamp("start_time", { withTimezone: true, mode: "date" }).notNull(),
     endTime: timestamp("end_time", { withTimezone: true, mode: "date" }).notNull(),
     /** Half-open [start, end), like events and holds. */

@@ -1,4 +1,4 @@
-import { boolean, doublePrecision, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /** A token bucket per API key, in Postgres so the limit holds across server instances. */
 export const rateLimitBuckets = pgTable("rate_limit_buckets", {
@@ -10,4 +10,6 @@ export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   /** The bucket's limits as of its last request (agentdraft_take_tokens reads them from the upsert). */
   rate: doublePrecision("rate"),
   burst: doublePrecision("burst"),
+  /** How many tokens the last request took: one, or a lease an instance spends locally (agentdraft_lease_tokens). */
+  granted: integer("granted").notNull().default(1),
 });

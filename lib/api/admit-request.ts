@@ -7,7 +7,8 @@ import { AppError } from "../errors";
 import { env } from "../config/env";
 import { hashKey } from "../api-keys/key-material";
 import { bearerKey, LAST_USED_PRECISION_SECONDS, unauthorized, type AuthenticatedKey } from "./authenticate";
-import { rateLimitResult } from "./rate-limit";
+import { rateLimitResult, type RateLimitResult } from "./rate-limit";
+import { dropLease, keepLease, spendLeased } from "./token-leases";
 import { readTraceId } from "./request-ids";
 
 /** What agentdraft_admit (db/migrations) answers for a known key. */
@@ -20,8 +21,10 @@ type AdmitRow = {
   revoked: boolean;
   key_tokens: number | string | null;
   key_allowed: boolean | null;
+  key_granted: number | null;
   ws_tokens: number | string | null;
   ws_allowed: boolean | null;
+  ws_granted: number | null;
   workspace_name: string;
   agent: Record<string, unknown> | null;
   stored: StoredResponse | null;
@@ -41,8 +44,11 @@ export type Admitted = {
  * do not multiply its share), refreshes `last_used_at` only when it is a minute old, and reads
  * the workspace's name, the key's agent and the response stored for the request's
  * Idempotency-Key, so most requests need no second read. The buckets are an UNLOGGED table: a
- * crash forgets a few tokens, never a hold, and a request costs no WAL flush. The key's limit
- * state goes into `headers`.
+ * crash forgets a few tokens, never a hold, and a request costs no WAL flush. A well-stocked
+ * bucket grants a small lease of tokens that this instance spends locally (token-leases.ts): a
+ * busy key's next requests take no token from the database, and their door writes nothing. The
+ * key is still looked up every time, so a revocation takes effect on the next request. The key's
+ * limit state goes into `headers`.
  */
 export async function admitRequest(req: Request, headers: Headers, idempotencyKey: string | null = null): Promise<Admitted> {
   const traceId = readTraceId(req.headers);
@@ -50,15 +56,26 @@ export async function admitRequest(req: Request, headers: Headers, idempotencyKe
   const e = env();
   const perKey = { rate: e.API_RATE_LIMIT_PER_SECOND, burst: e.API_RATE_LIMIT_BURST };
   const perWorkspace = { rate: e.API_WORKSPACE_RATE_LIMIT_PER_SECOND, burst: e.API_WORKSPACE_RATE_LIMIT_BURST };
+  const hash = hashKey(secret);
+  const keyBucket = `key:${hash}`;
+  const knownWorkspace = workspaceOfKey.get(hash);
+  const keyLeased = spendLeased(keyBucket);
+  const wsLeased = knownWorkspace ? spendLeased(`ws:${knownWorkspace}`) : null;
   const db = await getDb();
   const { rows } = await db.execute<{ out: AdmitRow | string | null }>(sql`
-    select agentdraft_admit(${hashKey(secret)}, ${idempotencyKey}, ${LAST_USED_PRECISION_SECONDS}::int,
-      ${perKey.rate}::float8, ${perKey.burst}::float8, ${perWorkspace.rate}::float8, ${perWorkspace.burst}::float8) as out`);
+    select agentdraft_admit(${hash}, ${idempotencyKey}, ${LAST_USED_PRECISION_SECONDS}::int,
+      ${perKey.rate}::float8, ${perKey.burst}::float8, ${perWorkspace.rate}::float8, ${perWorkspace.burst}::float8,
+      ${!keyLeased}, ${!wsLeased}) as out`);
   const row = rows[0]?.out ? jsonValue<AdmitRow>(rows[0].out) : undefined;
-  if (!row) throw unauthorized("This API key is not valid.");
-  if (row.revoked) throw unauthorized("This API key has been revoked.");
-  const limit = rateLimitResult(Number(row.key_tokens), Boolean(row.key_allowed), perKey);
-  const workspace = rateLimitResult(Number(row.ws_tokens), Boolean(row.ws_allowed), perWorkspace);
+  if (!row || row.revoked) {
+    dropLease(keyBucket);
+    workspaceOfKey.delete(hash);
+    throw unauthorized(row ? "This API key has been revoked." : "This API key is not valid.");
+  }
+  remember(hash, row.workspace_id);
+  const wsBucket = `ws:${row.workspace_id}`;
+  const limit = leasedOrTaken(keyLeased, keyBucket, row.key_tokens, row.key_allowed, row.key_granted, perKey);
+  const workspace = leasedOrTaken(wsLeased, wsBucket, row.ws_tokens, row.ws_allowed, row.ws_granted, perWorkspace);
   headers.set("ratelimit-limit", String(limit.limit));
   headers.set("ratelimit-remaining", String(limit.remaining));
   if (!limit.allowed) {
@@ -77,4 +94,27 @@ export async function admitRequest(req: Request, headers: Headers, idempotencyKe
     agent: row.agent ? rowFromJson(agents, row.agent) : null,
   };
   return { key, traceId, stored: row.stored ?? null };
+}
+
+/** The workspace of each key seen here (a key never changes workspace), to spend its leased workspace tokens before the lookup. */
+const workspaceOfKey = new Map<string, string>();
+function remember(hash: string, workspaceId: string) {
+  if (workspaceOfKey.has(hash)) return;
+  if (workspaceOfKey.size >= 10_000) workspaceOfKey.delete(workspaceOfKey.keys().next().value!);
+  workspaceOfKey.set(hash, workspaceId);
+}
+
+/** A bucket's answer: the token this instance spent from its lease, or the one (and the lease) the door took. */
+function leasedOrTaken(
+  leased: { remaining: number } | null,
+  bucket: string,
+  tokens: number | string | null,
+  allowed: boolean | null,
+  granted: number | null,
+  limits: { rate: number; burst: number },
+): RateLimitResult {
+  if (leased) return { allowed: true, limit: limits.burst, remaining: leased.remaining, retryAfterSeconds: 0, retryAfterMs: 0 };
+  const left = Number(tokens);
+  if (allowed) keepLease(bucket, Number(granted ?? 1), left);
+  return rateLimitResult(left + Math.max(0, Number(granted ?? 1) - 1), Boolean(allowed), limits);
 }

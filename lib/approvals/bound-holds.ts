@@ -8,8 +8,7 @@ import { env } from "../config/env";
 import { AppError, notFound } from "../errors";
 import type { Actor } from "../actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox";
-import { scheduleWork } from "../jobs/schedule";
-import { EXPORT_KIND } from "../google/work-sources";
+import { scheduleExportWork } from "../calendar-sync/schedule-exports";
 import { effectiveStatus } from "../holds/live";
 import { cancelHoldExpiry, scheduleHoldExpiry } from "../holds/expire-holds";
 
@@ -78,7 +77,7 @@ export async function settleBoundHolds(tx: Transaction, actor: Actor, approval: 
   void announceOutbox(ws, out.deliveries);
   void cancelHoldExpiry(out.settled);
   void Promise.all(out.kept.map((k) => scheduleHoldExpiry({ id: k.id, workspaceId: k.workspace_id, expiresAt: new Date(k.expires_at) }, { extended: true })));
-  void scheduleWork(EXPORT_KIND, out.exports.map((x) => ({ id: x.id, workspaceId: x.workspace_id, key: x.link_id, dueAt: new Date(x.next_attempt_at) })));
+  void scheduleExportWork(out.exports.map((x) => ({ id: x.id, workspaceId: x.workspace_id, key: x.link_id, dueAt: new Date(x.next_attempt_at) })));
   return out.holds;
 }
 

@@ -5,8 +5,7 @@ import { calendarEvents, type CalendarEventRow } from "../../db/schema";
 import { notFound } from "../errors";
 import type { Actor } from "../actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox";
-import { scheduleWork } from "../jobs/schedule";
-import { EXPORT_KIND } from "../google/work-sources";
+import { scheduleExportWork } from "../calendar-sync/schedule-exports";
 import { page, type Pagination } from "../api/pagination";
 import { getCalendar } from "./calendars";
 
@@ -48,7 +47,7 @@ export async function cancelEvent(actor: Actor, eventId: string): Promise<Calend
   if (out.changed) {
     await Promise.all([
       announceOutbox(actor.workspaceId, out.deliveries),
-      scheduleWork(EXPORT_KIND, out.exports.map((x) => ({ id: x.id, workspaceId: x.workspace_id, key: x.link_id, dueAt: new Date(x.next_attempt_at) }))),
+      scheduleExportWork(out.exports.map((x) => ({ id: x.id, workspaceId: x.workspace_id, key: x.link_id, dueAt: new Date(x.next_attempt_at) }))),
     ]);
   }
   return rowFromJson(calendarEvents, out.event);

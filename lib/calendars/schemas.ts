@@ -62,7 +62,7 @@ export const calendarEventSchema = z
 export const busySlotSchema = z.object({
   start_time: z.iso.datetime(),
   end_time: z.iso.datetime(),
-  kind: z.enum(["event", "hold", "external_busy"]).describe("a committed event, a live (tentative) hold, or busy time imported from the linked Google calendar"),
+  kind: z.enum(["event", "hold", "external_busy"]).describe("a committed event, a live (tentative) hold, or busy time imported from the linked Google or Outlook calendar"),
   id: z.string(),
   priority: z.number().int().nullable().describe("a hold's priority: a higher one may preempt it"),
   expires_at: z.iso.datetime().nullable(),

@@ -7,6 +7,7 @@ import { parseAllowlist } from "../webhooks/ssrf-guard";
 import { embeddedRefusal, jobRunnerMode } from "../jobs/job-runner-mode";
 import { authSecretProblem } from "./auth-secret";
 import { googleConfigProblem } from "../google/config";
+import { microsoftConfigProblem } from "../microsoft/config";
 import { productionMailProblem } from "./mail-settings";
 import { platformProblem } from "./platform";
 
@@ -44,7 +45,7 @@ function configurationProblem(): string | null {
   if (e.NODE_ENV === "production" && !e.AGENTDRAFT_ENCRYPTION_KEYS) {
     return "AGENTDRAFT_ENCRYPTION_KEYS is required in production (comma-separated; make one with: openssl rand -base64 32).";
   }
-  return checkJobsAndWebhooks() ?? googleConfigProblem() ?? authSecretProblem() ?? productionMailProblem() ?? platformProblem();
+  return checkJobsAndWebhooks() ?? googleConfigProblem() ?? microsoftConfigProblem() ?? authSecretProblem() ?? productionMailProblem() ?? platformProblem();
 }
 
 const PING_TIMEOUT_MS = 10_000;

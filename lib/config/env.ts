@@ -120,6 +120,22 @@ const envSchema = z.object({
   GOOGLE_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().max(1000).default(5),
   /** First backoff after a 403/429 quota answer; doubles per retry, with jitter. */
   GOOGLE_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
+  /** Microsoft 365 / Outlook sync (an app registration in Microsoft Entra ID, a web platform with a client secret). Both unset: Microsoft is not configured. */
+  MICROSOFT_CLIENT_ID: z.string().trim().min(1).optional(),
+  MICROSOFT_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  /** The tenant in the authority URL: `common` (work, school and personal accounts), `organizations`, `consumers`, or one tenant's id or domain. */
+  MICROSOFT_TENANT: z.string().trim().regex(/^[A-Za-z0-9.-]+$/, "a tenant id, domain, common, organizations or consumers").default("common"),
+  /** Where the identity platform and Graph live: Microsoft's by default; tests (a local fake) and national clouds point them elsewhere. */
+  MICROSOFT_AUTHORITY_URL: z.url().default("https://login.microsoftonline.com"),
+  MICROSOFT_GRAPH_URL: z.url().default("https://graph.microsoft.com/v1.0"),
+  /** The public https origin Graph posts change notifications to. Unset: AUTH_URL when it is https; otherwise no subscriptions, periodic resync only. */
+  MICROSOFT_NOTIFICATION_BASE_URL: z.url().optional(),
+  /** Periodic resync of each linked Outlook calendar (the safety net under change notifications). */
+  MICROSOFT_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
+  /** Requests per second per Microsoft connection (token bucket, burst of twice that); Graph throttles per app and mailbox. */
+  MICROSOFT_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().max(1000).default(4),
+  /** First backoff after a 429/503 answer without Retry-After; doubles per retry, with jitter. */
+  MICROSOFT_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
   /** Slack's Web API base URL (notification channels); set only to point the client at another server (a local fake in tests). */
   SLACK_API_URL: z.url().default("https://slack.com/api/"),
 });

@@ -1,7 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { OAuth2Client } from "google-auth-library";
-import { queryable } from "../../db/transaction";
-import { googleConnections, type GoogleConnectionRow } from "../../db/schema";
+import type { GoogleConnectionRow } from "../../db/schema";
 import { AppError } from "../errors";
 import { open } from "../crypto/secret-box";
 import { newOAuthClient } from "./oauth-client";
@@ -29,10 +27,3 @@ export function isRevokedGrant(err: unknown): boolean {
   const f = googleFailure(err);
   return f.status === 400 && f.reason === "invalid_grant";
 }
-
-export async function markConnectionBroken(connectionId: string, message: string): Promise<void> {
-  const q = await queryable();
-  await q.update(googleConnections).set({ status: "error", lastError: message, updatedAt: sql`now()` }).where(and(eq(googleConnections.id, connectionId), eq(googleConnections.status, "active")));
-  forgetClient(connectionId);
-}
-

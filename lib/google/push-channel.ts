@@ -1,28 +1,25 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
-import { googleCalendarLinks, googleConnections, type GoogleCalendarLinkRow, type GoogleConnectionRow } from "../../db/schema";
+import { googleCalendarLinks, type GoogleCalendarLinkRow, type GoogleConnectionRow } from "../../db/schema";
 import { AppError } from "../errors";
+import type { WatchChannel } from "../calendar-sync/provider";
+import { channelTokenHash, renewWatches, watchLink as watchAnyLink } from "../calendar-sync/watch";
+import { scheduleSync } from "../calendar-sync/sync-link";
 import { googleConfig, pushNotificationAddress } from "./config";
 import { calendarClient } from "./oauth-client";
 import { callGoogle, googleFailure } from "./quota";
 import { authorizedClient } from "./authorized-client";
-import { scheduleSync } from "./sync-calendar";
+import { googleProvider } from "./provider";
 
 /** Channels are renewed when they have less than this left (Google lets them live about a week). */
 const RENEW_BEFORE_MS = 24 * 3600 * 1000;
 const CHANNEL_TTL_SECONDS = 7 * 24 * 3600;
 
-const tokenHash = (token: string) => createHash("sha256").update(token).digest();
-
-/**
- * Opens a push channel (events.watch) for a link, when this deployment has a public https
- * address; stops the link's previous channel once the new one is stored. Returns false when
- * push is not available here (the periodic resync covers the link).
- */
-export async function watchLink(connection: GoogleConnectionRow, link: GoogleCalendarLinkRow): Promise<boolean> {
+/** events.watch for a link, when this deployment has a public https address (null otherwise). */
+export async function openChannel(connection: GoogleConnectionRow, link: GoogleCalendarLinkRow): Promise<WatchChannel | null> {
   const address = pushNotificationAddress();
-  if (!address) return false;
+  if (!address) return null;
   const id = randomUUID();
   const token = randomBytes(32).toString("base64url");
   const api = calendarClient(authorizedClient(connection));
@@ -32,26 +29,20 @@ export async function watchLink(connection: GoogleConnectionRow, link: GoogleCal
       requestBody: { id, type: "web_hook", address, token, params: { ttl: String(CHANNEL_TTL_SECONDS) } },
     }),
   );
-  const q = await queryable();
-  const [updated] = await q
-    .update(googleCalendarLinks)
-    .set({
-      channelId: id,
-      channelResourceId: res.data.resourceId ?? null,
-      channelTokenHash: tokenHash(token).toString("hex"),
-      channelExpiresAt: res.data.expiration ? new Date(Number(res.data.expiration)) : new Date(Date.now() + CHANNEL_TTL_SECONDS * 1000),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(googleCalendarLinks.id, link.id))
-    .returning();
-  if (!updated) {
-    // Unlinked meanwhile: close the channel just opened.
-    await stopChannel(connection, { ...link, channelId: id, channelResourceId: res.data.resourceId ?? null }).catch(() => undefined);
-    return false;
-  }
-  if (link.channelId && link.channelId !== id) await stopChannel(connection, link).catch(() => undefined);
-  return true;
+  return {
+    id,
+    resourceId: res.data.resourceId ?? null,
+    token,
+    expiresAt: res.data.expiration ? new Date(Number(res.data.expiration)) : new Date(Date.now() + CHANNEL_TTL_SECONDS * 1000),
+  };
 }
+
+/**
+ * Opens a push channel (events.watch) for a link, when this deployment has a public https
+ * address; stops the link's previous channel once the new one is stored. Returns false when
+ * push is not available here (the periodic resync covers the link).
+ */
+export const watchLink = (connection: GoogleConnectionRow, link: GoogleCalendarLinkRow) => watchAnyLink(googleProvider, connection, link);
 
 /** channels.stop for a link's channel; a channel Google no longer knows is already stopped. */
 export async function stopChannel(connection: GoogleConnectionRow, link: Pick<GoogleCalendarLinkRow, "channelId" | "channelResourceId">): Promise<void> {
@@ -71,27 +62,7 @@ export async function stopChannel(connection: GoogleConnectionRow, link: Pick<Go
  */
 export async function renewChannels(): Promise<number> {
   if (!googleConfig() || !pushNotificationAddress()) return 0;
-  const q = await queryable();
-  const due = await q
-    .select({ link: googleCalendarLinks, connection: googleConnections })
-    .from(googleCalendarLinks)
-    .innerJoin(googleConnections, eq(googleConnections.id, googleCalendarLinks.connectionId))
-    .where(
-      and(
-        eq(googleConnections.status, "active"),
-        or(isNull(googleCalendarLinks.channelId), lt(googleCalendarLinks.channelExpiresAt, new Date(Date.now() + RENEW_BEFORE_MS))),
-      ),
-    )
-    .limit(50);
-  let renewed = 0;
-  for (const { link, connection } of due) {
-    try {
-      if (await watchLink(connection, link)) renewed++;
-    } catch (err) {
-      console.error(`[google] could not open a push channel for ${link.id}: ${googleFailure(err).message}`);
-    }
-  }
-  return renewed;
+  return renewWatches(googleProvider, RENEW_BEFORE_MS);
 }
 
 export type Notification = { channelId: string | null; token: string | null; resourceId: string | null; resourceState: string | null };
@@ -111,12 +82,12 @@ export async function acceptNotification(n: Notification): Promise<{ linkId: str
     .from(googleCalendarLinks)
     .where(and(eq(googleCalendarLinks.channelId, n.channelId), isNotNull(googleCalendarLinks.channelTokenHash)));
   const expected = link?.channelTokenHash ? Buffer.from(link.channelTokenHash, "hex") : randomBytes(32);
-  const tokenOk = timingSafeEqual(expected, tokenHash(n.token ?? ""));
+  const tokenOk = timingSafeEqual(expected, channelTokenHash(n.token ?? ""));
   if (!link || !tokenOk || link.channelResourceId !== n.resourceId) {
     throw new AppError("unauthorized", "Unknown channel, or the channel token or resource id does not match.");
   }
   if (n.resourceState === "sync") return { linkId: link.id, scheduled: false };
   await q.update(googleCalendarLinks).set({ nextSyncAt: sql`now()` }).where(eq(googleCalendarLinks.id, link.id));
-  scheduleSync(link);
+  scheduleSync(googleProvider, link);
   return { linkId: link.id, scheduled: true };
 }

@@ -12,9 +12,11 @@ export const EXPORT_KIND = "google.export";
 export const dueLinksSource = () => sql`
   select l.id, l.workspace_id, l.connection_id as key, greatest(l.next_sync_at, coalesce(l.leased_until, l.next_sync_at)) as due_at
   from google_calendar_links l join google_connections c on c.id = l.connection_id
-  where c.status in ('active', 'error')`;
+  where c.status in ('active', 'error') and c.provider = 'google'`;
 
-/** Pending exports. */
+/** Pending exports (of Google links; an export whose link is gone is Google's to settle, as before). */
 export const pendingExportsSource = () => sql`
-  select id, workspace_id, link_id as key, greatest(next_attempt_at, coalesce(leased_until, next_attempt_at)) as due_at
-  from google_event_exports where status = 'pending' and next_attempt_at is not null`;
+  select x.id, x.workspace_id, x.link_id as key, greatest(x.next_attempt_at, coalesce(x.leased_until, x.next_attempt_at)) as due_at
+  from google_event_exports x
+  where x.status = 'pending' and x.next_attempt_at is not null
+    and not exists (select 1 from google_calendar_links l join google_connections c on c.id = l.connection_id where l.id = x.link_id and c.provider <> 'google')`;

@@ -6,8 +6,7 @@ import { env } from "../config/env";
 import { AppError, notFound } from "../errors";
 import type { Actor } from "../actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox";
-import { scheduleWork } from "../jobs/schedule";
-import { EXPORT_KIND } from "../google/work-sources";
+import { scheduleExportWork } from "../calendar-sync/schedule-exports";
 import { cancelHoldExpiry, scheduleHoldExpiry } from "./expire-holds";
 import { assertLive } from "./assert-live";
 import type { Conflict } from "./conflicts";
@@ -39,7 +38,8 @@ export async function changeHold(
     // Another agent's hold, to an agent-bound key, is not found: a 403 would confirm it exists.
     if (e.code === "not_found" || e.code === "forbidden") throw notFound("hold", holdId);
     if (e.code === "hold_conflict") {
-      throw new AppError("hold_conflict", "Since the hold was placed, a linked Google calendar became busy in this time: it cannot be committed.", { conflicts: e.conflicts });
+      const source = e.conflicts.some((c) => c.type === "external_busy" && c.source === "microsoft") ? "Outlook" : "Google";
+      throw new AppError("hold_conflict", `Since the hold was placed, a linked ${source} calendar became busy in this time: it cannot be committed.`, { conflicts: e.conflicts });
     }
     if (e.code === "hold_awaiting_approval") {
       throw new AppError("hold_awaiting_approval", `Hold ${holdId} waits for approval ${e.approval_id}: approving it commits the hold.`, { approval_id: e.approval_id });
@@ -54,7 +54,7 @@ export async function changeHold(
     await Promise.all([
       announceOutbox(actor.workspaceId, out.deliveries),
       action === "extend" ? scheduleHoldExpiry(hold, { extended: true }) : cancelHoldExpiry([holdId]),
-      scheduleWork(EXPORT_KIND, (out.exports ?? []).map((x) => ({ id: x.id, workspaceId: x.workspace_id, key: x.link_id, dueAt: new Date(x.next_attempt_at) }))),
+      scheduleExportWork((out.exports ?? []).map((x) => ({ id: x.id, workspaceId: x.workspace_id, key: x.link_id, dueAt: new Date(x.next_attempt_at) }))),
     ]);
   }
   return { hold, events };

@@ -13,6 +13,15 @@ import { deliverSystemMailItem, queuedSystemMailSource } from "../mail/deliver-s
 import { configuredTransport, SYSTEM_MAIL_KIND } from "../mail/send-mail";
 import { googleConfig } from "../google/config";
 import { dueLinksSource, EXPORT_KIND, pendingExportsSource, SYNC_KIND } from "../google/work-sources";
+import { microsoftConfig } from "../microsoft/config";
+import {
+  MICROSOFT_EXPORT_KIND,
+  MICROSOFT_RENEW_KIND,
+  MICROSOFT_SYNC_KIND,
+  microsoftDueLinksSource,
+  microsoftPendingExportsSource,
+  subscriptionRenewalSource,
+} from "../microsoft/work-sources";
 import { NOTIFICATION_DELIVERY_KIND, queuedNotificationsSource } from "../notifications/queue-notifications";
 import { claimedHandoffsSource, deadlineHandoffsSource, HANDOFF_CLAIM_EXPIRY_KIND, HANDOFF_EXPIRY_KIND, settleHandoff } from "../handoffs/handoff-clock";
 import { activeLeasesSource, expireLease, LEASE_EXPIRY_KIND } from "../leases/expire-leases";
@@ -22,6 +31,7 @@ const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const mailConfigured = () => configuredTransport() !== null;
 const googleConfigured = () => googleConfig() !== null;
+const microsoftConfigured = () => microsoftConfig() !== null;
 
 /**
  * Every kind of background work, defined once (SPEC §7): one item per run, limits per workspace
@@ -82,6 +92,29 @@ export const WORK_KINDS: WorkKind[] = [
     run: async (item) => (await (await import("../google/export-event")).runExport(item.id)) ?? { result: "nothing to do" },
     limits: { perWorkspace: 4, perKey: 2, timeoutMs: 5 * MINUTE },
     enabled: googleConfigured,
+  },
+  // Microsoft 365 / Outlook: the same engine (lib/calendar-sync), its own kinds so one provider's throttling never holds the other's work.
+  {
+    name: MICROSOFT_SYNC_KIND,
+    source: microsoftDueLinksSource,
+    run: async (item) => (await import("../calendar-sync/sync-link")).syncLinkWork(item.id),
+    limits: { perWorkspace: 4, perKey: 1, timeoutMs: 5 * MINUTE },
+    enabled: microsoftConfigured,
+  },
+  {
+    name: MICROSOFT_EXPORT_KIND,
+    source: microsoftPendingExportsSource,
+    run: async (item) => (await (await import("../microsoft/calendar-sync")).runMicrosoftExport(item.id)) ?? { result: "nothing to do" },
+    limits: { perWorkspace: 4, perKey: 2, timeoutMs: 5 * MINUTE },
+    enabled: microsoftConfigured,
+  },
+  {
+    // A timer per subscription, due a margin before it expires (and at once on reauthorizationRequired): no clock ticks.
+    name: MICROSOFT_RENEW_KIND,
+    source: subscriptionRenewalSource,
+    run: async (item) => (await import("../microsoft/notifications")).renewSubscription(item.id),
+    limits: { perWorkspace: 2, perKey: 1, timeoutMs: 2 * MINUTE },
+    enabled: microsoftConfigured,
   },
   {
     name: NOTIFICATION_DELIVERY_KIND,

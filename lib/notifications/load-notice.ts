@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Queryable } from "../../db/client";
-import { agents, approvalDecisions, approvals, calendars, googleCalendarLinks, googleEventExports, members, webhookEndpoints, type NotificationChannelRow, type NotificationMessageRow } from "../../db/schema";
+import { agents, approvalDecisions, approvals, calendars, googleCalendarLinks, googleConnections, googleEventExports, members, webhookEndpoints, type NotificationChannelRow, type NotificationMessageRow } from "../../db/schema";
 import { env } from "../config/env";
 import { approvalNotice, endpointDisabledNotice, syncFailedNotice, type Notice } from "./notice";
 
@@ -57,17 +57,20 @@ export async function loadNotice(q: Queryable, m: NotificationMessageRow, channe
   }
   if (m.type === "calendar.sync_failed") {
     const [link] = await q
-      .select({ calendarId: googleCalendarLinks.calendarId, error: googleCalendarLinks.lastSyncError, at: googleCalendarLinks.updatedAt, name: calendars.name })
+      .select({ calendarId: googleCalendarLinks.calendarId, error: googleCalendarLinks.lastSyncError, at: googleCalendarLinks.updatedAt, name: calendars.name, provider: googleConnections.provider })
       .from(googleCalendarLinks)
       .leftJoin(calendars, eq(calendars.id, googleCalendarLinks.calendarId))
+      .leftJoin(googleConnections, eq(googleConnections.id, googleCalendarLinks.connectionId))
       .where(and(eq(googleCalendarLinks.id, m.subjectId), eq(googleCalendarLinks.workspaceId, ws)));
-    if (link) return syncFailedNotice({ calendarId: link.calendarId, calendarName: link.name, direction: "import", error: link.error, at: link.at }, origin);
+    if (link) return syncFailedNotice({ calendarId: link.calendarId, calendarName: link.name, direction: "import", error: link.error, at: link.at, provider: link.provider ?? "google" }, origin);
     const [exp] = await q
-      .select({ calendarId: googleEventExports.calendarId, error: googleEventExports.lastError, at: googleEventExports.updatedAt, name: calendars.name })
+      .select({ calendarId: googleEventExports.calendarId, error: googleEventExports.lastError, at: googleEventExports.updatedAt, name: calendars.name, provider: googleConnections.provider })
       .from(googleEventExports)
       .leftJoin(calendars, eq(calendars.id, googleEventExports.calendarId))
+      .leftJoin(googleCalendarLinks, eq(googleCalendarLinks.id, googleEventExports.linkId))
+      .leftJoin(googleConnections, eq(googleConnections.id, googleCalendarLinks.connectionId))
       .where(and(eq(googleEventExports.id, m.subjectId), eq(googleEventExports.workspaceId, ws)));
-    return exp ? syncFailedNotice({ calendarId: exp.calendarId, calendarName: exp.name, direction: "export", error: exp.error, at: exp.at }, origin) : null;
+    return exp ? syncFailedNotice({ calendarId: exp.calendarId, calendarName: exp.name, direction: "export", error: exp.error, at: exp.at, provider: exp.provider ?? "google" }, origin) : null;
   }
   return null;
 }

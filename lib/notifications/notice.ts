@@ -112,20 +112,24 @@ export function endpointDisabledNotice(e: { id: string; url: string; reason: str
   };
 }
 
-export function syncFailedNotice(f: { calendarId: string; calendarName: string | null; direction: "import" | "export"; error: string | null; at: Date }, origin: string): Notice {
+export function syncFailedNotice(
+  f: { calendarId: string; calendarName: string | null; direction: "import" | "export"; error: string | null; at: Date; provider?: "google" | "microsoft" },
+  origin: string,
+): Notice {
+  const microsoft = f.provider === "microsoft";
   return {
     type: "calendar.sync_failed",
     title: f.direction === "import" ? "Calendar sync failed" : "Calendar export failed",
     tone: "red",
-    summary: `${f.direction === "import" ? "Importing busy time from" : "Exporting an event to"} Google failed for ${f.calendarName ?? f.calendarId}.`,
+    summary: `${f.direction === "import" ? "Importing busy time from" : "Exporting an event to"} ${microsoft ? "Outlook" : "Google"} failed for ${f.calendarName ?? f.calendarId}.`,
     fields: [
       { label: "Calendar", value: f.calendarId },
       { label: "Error", value: f.error ?? "unknown error" },
       { label: "Since", value: utc(f.at) },
     ],
     note: null,
-    link: { url: `${origin}/google`, label: "Open Google Calendar sync" },
-    footer: "It is retried with backoff; the sync status is on the Google Calendar page.",
+    link: microsoft ? { url: `${origin}/microsoft`, label: "Open Microsoft 365 sync" } : { url: `${origin}/google`, label: "Open Google Calendar sync" },
+    footer: `It is retried with backoff; the sync status is on the ${microsoft ? "Microsoft 365" : "Google Calendar"} page.`,
     evidence: null,
   };
 }

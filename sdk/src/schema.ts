@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Place a tentative hold on a calendar
-         * @description Conflicts with a committed event, busy time imported from a linked Google calendar (type external_busy), or a live hold of equal or higher priority: 409 hold_conflict listing them. Live holds of strictly lower priority are preempted. Intervals are half-open [start, end). In a trace (x-trace-id) that starts at untrusted mail, a workspace policy (action class hold.place, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that hold, in the transaction that makes it.
+         * @description Conflicts with a committed event, busy time imported from a linked Google or Outlook calendar (type external_busy, source google or microsoft), or a live hold of equal or higher priority: 409 hold_conflict listing them. Live holds of strictly lower priority are preempted. Intervals are half-open [start, end). In a trace (x-trace-id) that starts at untrusted mail, a workspace policy (action class hold.place, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that hold, in the transaction that makes it.
          */
         post: operations["placeHold"];
         delete?: never;
@@ -1256,7 +1256,7 @@ export interface components {
                 /** Format: date-time */
                 end_time: string;
                 /**
-                 * @description a committed event, a live (tentative) hold, or busy time imported from the linked Google calendar
+                 * @description a committed event, a live (tentative) hold, or busy time imported from the linked Google or Outlook calendar
                  * @enum {string}
                  */
                 kind: "event" | "hold" | "external_busy";

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { requireMember } from "@/lib/auth/current-member";
 import { hasRole } from "@/lib/members/roles";
 import { listCalendars } from "@/lib/calendars/calendars";
@@ -10,14 +9,44 @@ import { listGoogleCalendars, listLinks, type GoogleCalendarChoice } from "@/lib
 import { listProblemExports } from "@/lib/google/export-event";
 import { googleFailure } from "@/lib/google/quota";
 import type { GoogleConnectionRow } from "@/db/schema";
-import { ActionForm } from "../_components/action-form";
-import { Badge, Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
-import { Time } from "../_components/time";
+import { Card, PageHeader } from "../_components/ui";
+import { CalendarSyncPage, type CalendarSyncTexts } from "../_components/calendar-sync-page";
 import { connectGoogleAction, disconnectGoogleAction, linkCalendarAction, retryExportAction, syncNowAction, unlinkCalendarAction } from "./actions";
 
 export const metadata: Metadata = { title: "Google Calendar" };
 
 const ENV_VARS = ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"];
+
+const GOOGLE_TEXTS: CalendarSyncTexts = {
+  id: "google",
+  title: "Google Calendar",
+  description: "Linked calendars import busy time from Google (it blocks holds) and export committed events to Google (removed again when cancelled).",
+  accountsTitle: "Google accounts",
+  noAccounts: "No Google account is connected.",
+  accountsCaption: "Connected Google accounts",
+  connectButton: "Connect Google account",
+  connectHint: "You will be sent to Google to allow AgentDraft to read your calendars and manage events it creates; you come back here after.",
+  adminsConnect: "Admins and owners connect Google accounts.",
+  pushOn: (push) => (
+    <>Google notifies this server of changes (push channels to <code className="font-mono">{push}</code>); every calendar is also resynced periodically.</>
+  ),
+  pushOff: (
+    <>This server has no public https address, so Google cannot push changes: linked calendars are resynced periodically (set <code className="font-mono">GOOGLE_PUSH_BASE_URL</code> or an https <code className="font-mono">AUTH_URL</code> for push).</>
+  ),
+  noLinks: "No calendar is linked to Google yet.",
+  linksCaption: "Calendars linked to Google",
+  remoteCalendar: "Google calendar",
+  pushUntil: "push until",
+  fieldPrefix: "gcal",
+  fieldName: "google_calendar_id",
+  primaryWord: "primary",
+  noProblems: "Every committed event on a linked calendar is in Google.",
+  problemsCaption: "Exports to Google that failed or are being retried",
+  createIn: "create in Google",
+  removeFrom: "remove from Google",
+};
+
+const ACTIONS = { connect: connectGoogleAction, disconnect: disconnectGoogleAction, link: linkCalendarAction, unlink: unlinkCalendarAction, syncNow: syncNowAction, retry: retryExportAction };
 
 async function calendarsOf(connection: GoogleConnectionRow): Promise<{ choices: GoogleCalendarChoice[]; error: string | null }> {
   if (connection.status !== "active") return { choices: [], error: "Reconnect this account to list its calendars." };
@@ -72,167 +101,5 @@ export default async function GooglePage({ searchParams }: { searchParams: Promi
   const choices = admin ? await Promise.all(connections.map(async (c) => ({ connection: c, ...(await calendarsOf(c)) }))) : [];
   const push = pushNotificationAddress();
 
-  return (
-    <>
-      <PageHeader
-        title="Google Calendar"
-        description="Linked calendars import busy time from Google (it blocks holds) and export committed events to Google (removed again when cancelled)."
-      />
-      {query.connected ? (
-        <p role="status" className="mb-4 rounded-md bg-green-50 px-3 py-2 text-sm text-green-900">
-          Connected {query.connected}.
-        </p>
-      ) : null}
-      {query.error ? (
-        <p role="alert" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">
-          {query.error}
-        </p>
-      ) : null}
-
-      <Card title="Google accounts" id="google-accounts">
-        {connections.length === 0 ? <Empty>No Google account is connected.</Empty> : (
-          <Table caption="Connected Google accounts" head={["Account", "Status", "Connected", ""]}>
-            {connections.map((c) => (
-              <tr key={c.id}>
-                <td className="py-2 pr-4 font-medium">{c.googleEmail}</td>
-                <td className="py-2 pr-4">
-                  {c.status === "active" ? <Badge tone="green">connected</Badge> : <Badge tone="red">reconnect needed</Badge>}
-                  {c.lastError ? <p className="mt-1 text-xs text-red-800">{c.lastError}</p> : null}
-                </td>
-                <td className="py-2 pr-4 text-xs">
-                  <Time at={c.createdAt} />
-                </td>
-                <td className="py-2">
-                  {admin ? (
-                    <ActionForm action={disconnectGoogleAction} submit={<>Disconnect<span className="sr-only"> {c.googleEmail}</span></>} submitClassName={dangerButtonClass}>
-                      <input type="hidden" name="connection_id" value={c.id} />
-                    </ActionForm>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
-        {admin ? (
-          <ActionForm action={connectGoogleAction} submit={connections.length ? "Connect another account (or reconnect)" : "Connect Google account"} className="mt-4">
-            <p className="mb-3 text-sm text-slate-700">You will be sent to Google to allow AgentDraft to read your calendars and manage events it creates; you come back here after.</p>
-          </ActionForm>
-        ) : (
-          <p className="mt-3 text-sm text-slate-600">Admins and owners connect Google accounts.</p>
-        )}
-      </Card>
-
-      <Card title="Linked calendars" id="google-links">
-        <p className="mb-3 text-sm text-slate-700">
-          {push ? (
-            <>Google notifies this server of changes (push channels to <code className="font-mono">{push}</code>); every calendar is also resynced periodically.</>
-          ) : (
-            <>This server has no public https address, so Google cannot push changes: linked calendars are resynced periodically (set <code className="font-mono">GOOGLE_PUSH_BASE_URL</code> or an https <code className="font-mono">AUTH_URL</code> for push).</>
-          )}
-        </p>
-        {links.length === 0 ? <Empty>No calendar is linked to Google yet.</Empty> : (
-          <Table caption="Calendars linked to Google" head={["Calendar", "Google calendar", "Sync", "Last synced", ""]}>
-            {links.map((l) => (
-              <tr key={l.id} data-testid="google-link">
-                <td className="py-2 pr-4">
-                  <Link className={linkClass} href={`/calendars/${l.calendarId}`}>
-                    {l.calendarName}
-                  </Link>
-                </td>
-                <td className="py-2 pr-4 text-xs">
-                  {l.googleCalendarName ?? l.googleCalendarId}
-                  <br />
-                  <span className="text-slate-600">{l.googleEmail}</span>
-                </td>
-                <td className="py-2 pr-4">
-                  {l.syncStatus === "ok" ? <Badge tone="green">in sync</Badge> : l.syncStatus === "failed" ? <Badge tone="red">failing</Badge> : <Badge tone="amber">first sync pending</Badge>}
-                  {l.lastSyncError ? <p className="mt-1 max-w-xs text-xs text-red-800">{l.lastSyncError}</p> : null}
-                  <p className="mt-1 text-xs text-slate-600">{l.channelExpiresAt ? <>push until <Time at={l.channelExpiresAt} /></> : "periodic resync"}</p>
-                </td>
-                <td className="py-2 pr-4 text-xs">
-                  <Time at={l.lastSyncedAt} />
-                </td>
-                <td className="py-2">
-                  {admin ? (
-                    <div className="flex flex-wrap gap-2">
-                      <ActionForm action={syncNowAction} submit={<>Sync now<span className="sr-only"> {l.calendarName}</span></>} submitClassName={secondaryButtonClass}>
-                        <input type="hidden" name="link_id" value={l.id} />
-                      </ActionForm>
-                      <ActionForm action={unlinkCalendarAction} submit={<>Unlink<span className="sr-only"> {l.calendarName}</span></>} submitClassName={dangerButtonClass}>
-                        <input type="hidden" name="link_id" value={l.id} />
-                      </ActionForm>
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
-        {admin
-          ? choices.map(({ connection, choices: gcals, error }) => (
-              <div key={connection.id} className="mt-5 border-t border-slate-100 pt-4">
-                <h3 className="mb-2 text-sm font-semibold text-slate-900">Link a calendar to {connection.googleEmail}</h3>
-                {error ? (
-                  <p className="text-sm text-red-800">Could not list its calendars: {error}</p>
-                ) : unlinked.length === 0 ? (
-                  <p className="text-sm text-slate-600">Every calendar is linked already.</p>
-                ) : (
-                  <ActionForm action={linkCalendarAction} submit="Link" className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
-                    <input type="hidden" name="connection_id" value={connection.id} />
-                    <Field label="AgentDraft calendar" name={`calendar-${connection.id}`}>
-                      <select id={`calendar-${connection.id}`} name="calendar_id" required className={inputClass}>
-                        {unlinked.map((c) => (
-                          <option key={c.id} value={c.id}>
-                            {c.name}
-                          </option>
-                        ))}
-                      </select>
-                    </Field>
-                    <Field label="Google calendar" name={`gcal-${connection.id}`}>
-                      <select id={`gcal-${connection.id}`} name="google_calendar_id" required className={inputClass}>
-                        {gcals.map((g) => (
-                          <option key={g.id} value={g.id}>
-                            {g.name}
-                            {g.primary ? " (primary)" : ""}
-                          </option>
-                        ))}
-                      </select>
-                    </Field>
-                  </ActionForm>
-                )}
-              </div>
-            ))
-          : null}
-      </Card>
-
-      <Card title="Export problems" id="google-export-problems">
-        {problems.length === 0 ? <Empty>Every committed event on a linked calendar is in Google.</Empty> : (
-          <Table caption="Exports to Google that failed or are being retried" head={["Event", "Operation", "Status", "Last error", ""]}>
-            {problems.map((p) => (
-              <tr key={p.id}>
-                <td className="py-2 pr-4 text-xs">
-                  <code className="font-mono">{p.calendarEventId}</code>
-                  <br />
-                  hold <code className="font-mono">{p.holdId ?? "—"}</code>
-                </td>
-                <td className="py-2 pr-4 text-xs">{p.desired === "present" ? "create in Google" : "remove from Google"}</td>
-                <td className="py-2 pr-4 text-xs">
-                  {p.status === "failed" ? <Badge tone="red">failed after {p.attempts} attempts</Badge> : <Badge tone="amber">retrying ({p.attempts} so far)</Badge>}
-                  {p.nextAttemptAt && p.status === "pending" ? <p className="mt-1">next <Time at={p.nextAttemptAt} /></p> : null}
-                </td>
-                <td className="py-2 pr-4 text-xs text-red-800">{p.lastError}</td>
-                <td className="py-2">
-                  {admin && p.status === "failed" ? (
-                    <ActionForm action={retryExportAction} submit={<>Retry<span className="sr-only"> {p.calendarEventId}</span></>} submitClassName={secondaryButtonClass}>
-                      <input type="hidden" name="export_id" value={p.id} />
-                    </ActionForm>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
-      </Card>
-    </>
-  );
+  return <CalendarSyncPage t={GOOGLE_TEXTS} actions={ACTIONS} query={query} admin={admin} connections={connections} links={links} unlinked={unlinked} choices={choices} problems={problems} push={push} />;
 }

@@ -6,7 +6,7 @@ import { listAgents } from "@/lib/agents/list-agents";
 import { calendarTimeline, type TimelineItem } from "@/lib/calendars/timeline";
 import { getCalendar } from "@/lib/calendars/calendars";
 import { AppError } from "@/lib/errors";
-import { linkOfCalendar } from "@/lib/google/links";
+import { linkOfCalendar } from "@/lib/calendar-sync/links";
 import { Card, PageHeader, linkClass, secondaryButtonClass } from "../../_components/ui";
 import { hasRole } from "@/lib/members/roles";
 import { viewerTimeZone } from "@/lib/auth/viewer-time-zone";
@@ -28,9 +28,10 @@ const BLOCK_STYLE: Record<TimelineItem["kind"], string> = {
   event: "border-indigo-600 bg-indigo-600 text-white",
   external: "border-slate-500 bg-slate-200 text-slate-900",
 };
-const BLOCK_NAME: Record<TimelineItem["kind"], string> = { hold: "Hold", event: "Booked", external: "Busy in Google" };
+/** `source`: where imported busy time comes from (the linked calendar's provider). */
+const blockName = (kind: TimelineItem["kind"], source: string) => ({ hold: "Hold", event: "Booked", external: `Busy in ${source}` })[kind];
 
-function Block({ item, dayStart, dayEnd, label, tz }: { item: TimelineItem; dayStart: number; dayEnd: number; label: string; tz: string }) {
+function Block({ item, dayStart, dayEnd, label, tz, source }: { item: TimelineItem; dayStart: number; dayEnd: number; label: string; tz: string; source: string }) {
   const length = dayEnd - dayStart;
   const start = Math.max(item.start.getTime(), dayStart);
   const end = Math.min(item.end.getTime(), dayEnd);
@@ -42,17 +43,17 @@ function Block({ item, dayStart, dayEnd, label, tz }: { item: TimelineItem; dayS
     <li
       className={`absolute inset-x-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs leading-tight ${BLOCK_STYLE[item.kind]}`}
       style={{ top: `${top}%`, height: `${height}%` }}
-      title={`${BLOCK_NAME[item.kind]} ${item.id}: ${hhmm(item.start)}–${hhmm(item.end)} ${zoneName(item.start, tz)}`}
+      title={`${blockName(item.kind, source)} ${item.id}: ${hhmm(item.start)}–${hhmm(item.end)} ${zoneName(item.start, tz)}`}
       data-testid={`timeline-${item.kind}`}
     >
-      <span className="font-semibold">{BLOCK_NAME[item.kind]}</span>
+      <span className="font-semibold">{blockName(item.kind, source)}</span>
       {item.kind === "external" ? "" : ` · ${label}`} · {hhmm(item.start)}–{hhmm(item.end)}
       {hold ? ` · priority ${item.priority} · held until ${hhmm(item.expiresAt!)}` : ""}
     </li>
   );
 }
 
-function DayColumn({ day, items, names, tall, tz }: { day: string; items: TimelineItem[]; names: Map<string, string>; tall: boolean; tz: string }) {
+function DayColumn({ day, items, names, tall, tz, source }: { day: string; items: TimelineItem[]; names: Map<string, string>; tall: boolean; tz: string; source: string }) {
   const dayStart = startOfZonedDay(day, tz).getTime();
   const dayEnd = startOfZonedDay(addDays(day, 1), tz).getTime();
   const mine = items.filter((i) => i.start.getTime() < dayEnd && i.end.getTime() > dayStart);
@@ -61,7 +62,7 @@ function DayColumn({ day, items, names, tall, tz }: { day: string; items: Timeli
       <h3 className="mb-1 text-center text-xs font-semibold text-slate-700">{new Date(`${day}T12:00:00Z`).toUTCString().slice(0, 11)}</h3>
       <ol className={`relative rounded-md border border-slate-200 bg-[linear-gradient(to_bottom,var(--color-slate-100)_1px,transparent_1px)] ${tall ? "h-[960px] bg-[length:100%_40px]" : "h-[576px] bg-[length:100%_24px]"}`}>
         {mine.map((item) => (
-          <Block key={item.id} item={item} dayStart={dayStart} dayEnd={dayEnd} tz={tz} label={item.agentId ? (names.get(item.agentId) ?? item.agentId) : "workspace key"} />
+          <Block key={item.id} item={item} dayStart={dayStart} dayEnd={dayEnd} tz={tz} source={source} label={item.agentId ? (names.get(item.agentId) ?? item.agentId) : "workspace key"} />
         ))}
       </ol>
     </div>
@@ -90,6 +91,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
   const timeline = await calendarTimeline(workspace.id, id, from, to);
   const agents = await listAgents(workspace.id, { limit: 100 });
   const googleLink = await linkOfCalendar(workspace.id, id);
+  const source = googleLink?.provider === "microsoft" ? "Outlook" : "Google";
   const names = new Map(agents.items.map((a) => [a.id, a.name]));
   const step = view === "week" ? 7 : 1;
   const link = (d: string, v = view) => `/calendars/${id}?view=${v}&date=${d}${query.tz === "calendar" ? "&tz=calendar" : ""}`;
@@ -134,7 +136,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
           </span>
           {googleLink ? (
             <span>
-              <span className="mr-1 inline-block h-3 w-3 rounded-sm border border-slate-500 bg-slate-200 align-middle" aria-hidden /> busy in Google ({googleLink.googleCalendarName ?? googleLink.googleCalendarId}
+              <span className="mr-1 inline-block h-3 w-3 rounded-sm border border-slate-500 bg-slate-200 align-middle" aria-hidden /> busy in {source} ({googleLink.googleCalendarName ?? googleLink.googleCalendarId}
               {googleLink.syncStatus === "failed" ? `: sync failing, ${googleLink.lastSyncError}` : googleLink.lastSyncedAt ? `, synced ${zonedDateTime(googleLink.lastSyncedAt, tz)} ${zoneName(googleLink.lastSyncedAt, tz)}` : ", first sync pending"})
             </span>
           ) : null}
@@ -150,7 +152,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
           </ol>
           <div className={`grid min-w-0 flex-1 gap-1 ${view === "week" ? "grid-cols-7" : "grid-cols-1"}`}>
             {days.map((d) => (
-              <DayColumn key={d} day={d} items={timeline.items} names={names} tall={view === "day"} tz={tz} />
+              <DayColumn key={d} day={d} items={timeline.items} names={names} tall={view === "day"} tz={tz} source={source} />
             ))}
           </div>
         </div>
@@ -158,7 +160,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
         <ul className="sr-only">
           {timeline.items.map((i) => (
             <li key={i.id}>
-              {i.kind === "external" ? "busy in Google" : `${i.kind} ${i.id} by ${i.agentId ? (names.get(i.agentId) ?? i.agentId) : "workspace key"}`} from {zonedDateTime(i.start, tz)} to {zonedDateTime(i.end, tz)} {zoneName(i.start, tz)}
+              {i.kind === "external" ? `busy in ${source}` : `${i.kind} ${i.id} by ${i.agentId ? (names.get(i.agentId) ?? i.agentId) : "workspace key"}`} from {zonedDateTime(i.start, tz)} to {zonedDateTime(i.end, tz)} {zoneName(i.start, tz)}
               {i.expiresAt ? `, held until ${zonedDateTime(i.expiresAt, tz)}` : ""}
             </li>
           ))}

@@ -1,0 +1,5 @@
+import { handleGraphNotificationRequest } from "@/lib/microsoft/notifications";
+import { gatedRoute } from "@/lib/api/startup-gated";
+
+// POST /api/microsoft/notifications — Microsoft Graph change and lifecycle notifications (and the validation handshake)
+export const POST = gatedRoute((req: Request) => handleGraphNotificationRequest(req));
