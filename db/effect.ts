@@ -29,6 +29,9 @@ export function replayingEffect<T>(out: unknown, fn: () => Promise<T>): Promise<
   return current.run({ replay: { out }, ran: false }, fn);
 }
 
+/** Whether this runs as the replay of a stored statement result: its effect is answered, nothing is written. */
+export const replayingEffectNow = (): boolean => Boolean(current.getStore()?.replay);
+
 /** Whether an error thrown out of `capturingEffect` came after its statement had committed. */
 export const effectRan = (err: unknown): boolean => Boolean((err as { effectRan?: boolean } | null)?.effectRan);
 

@@ -128,3 +128,41 @@ test("a denied message is discarded and nothing is sent", async ({ request }) =>
   const audit = await (await request.get(`/api/v1/audit?resource_id=${held.id}`, { headers: auth })).json();
   expect(audit.data.map((e: { action: string }) => e.action)).not.toContain("email.sent");
 });
+
+test("decided approvals keep the action and the message in full: history links to a page that shows what was approved and sent", async ({ request }) => {
+  let dialogs = 0;
+  page.on("dialog", (d) => {
+    dialogs++;
+    void d.dismiss();
+  });
+  await page.goto("/approvals/history");
+  const row = page.getByRole("row").filter({ hasText: "Your refund of 120 EUR" });
+  await expect(row.getByText("spent")).toBeVisible();
+  await row.getByText("Action (email.send)").click();
+  expect(JSON.parse((await row.getByTestId("history-action").textContent())!)).toMatchObject({ type: "email.send", to: ["customer@client.test"] });
+  await row.getByRole("link", { name: /Your refund of 120 EUR/ }).click();
+  await expect(page).toHaveURL(/\/approvals\/appr_/);
+
+  const detail = page.getByTestId("approval-detail");
+  await expect(detail.getByText("approved", { exact: true })).toBeVisible();
+  const action = JSON.parse((await detail.getByTestId("approval-action").textContent())!);
+  expect(action).toMatchObject({ type: "email.send", to: ["customer@client.test"], subject: "Your refund of 120 EUR" });
+  await expect(detail.getByTestId("approval-consumed")).toContainText("spent at");
+  // The evidence carries the agent's text, script tag and all: shown as text, never run.
+  await expect(detail.getByTestId("evidence")).toContainText("<script>alert('x')</script>");
+  await expect(detail.getByTestId("decisions")).toContainText("checked the order");
+  const shown = detail.getByTestId("held-message");
+  await expect(shown).toContainText("Message sent");
+  const source = (await shown.getByTestId("held-message-source").textContent())!;
+  const captured = Buffer.from(await (await request.get(`/api/v1/messages/${action.message}/raw`, { headers: auth })).body());
+  expect(captured.toString("latin1").replace(/\r\n/g, "\n")).toBe(source.replace(/\r\n/g, "\n"));
+  await expect(detail.getByTestId("receipt")).toBeAttached();
+
+  await page.goto("/approvals/history");
+  await page.getByRole("link", { name: /Forward of the customer list/ }).click();
+  await expect(page.getByTestId("approval-detail").getByText("denied", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("held-message")).toContainText("discarded (never sent)");
+  expect(JSON.parse((await page.getByTestId("approval-action").textContent())!)).toMatchObject({ subject: "Forward of the customer list" });
+  await snap(page, "approval-detail-denied");
+  expect(dialogs).toBe(0);
+});

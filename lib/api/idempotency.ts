@@ -164,9 +164,13 @@ async function runTransaction(run: IdempotentRun): Promise<Response> {
       if (finished) return replay(finished, run.fingerprint);
       await deleteExpired(tx, run.apiKeyId, run.key);
 
-      const res = await run.execute().catch(run.render);
+      let opened = false;
+      const res = await run.execute().catch((err: unknown) => {
+        opened = opensForCaller(err);
+        return run.render(err);
+      });
       const snap = await snapshot(res);
-      if (snap.status >= 400) {
+      if (snap.status >= 400 && !opened) {
         if (storable(snap.status)) toStore = snap;
         throw new RolledBack(new Response(snap.body, { status: snap.status, headers: res.headers }));
       }
@@ -181,6 +185,13 @@ async function runTransaction(run: IdempotentRun): Promise<Response> {
     return err.response;
   }
 }
+
+/**
+ * A refusal that opened something for the caller to use next, which must outlive it: 403
+ * `approval_required` names the approval a policy opened (lib/approvals/action-gate.ts). Its
+ * transaction commits, with the refusal stored, instead of rolling back.
+ */
+const opensForCaller = (err: unknown) => err instanceof AppError && err.code === "approval_required";
 
 const RECORD_KEY = "idempotency_keys_api_key_id_key_pk";
 const live = (apiKeyId: string, key: string) =>

@@ -1,6 +1,6 @@
 import { defineOperation } from "../api/operation";
 import { listOf } from "../api/common-schemas";
-import { approvalCheckSchema, approvalSchema, checkApprovalInput, consumeApprovalInput, createApprovalInput, getApprovalQuery, listApprovalsQuery } from "./schemas";
+import { approvalCheckSchema, approvalPolicySchema, approvalSchema, checkApprovalInput, consumeApprovalInput, createApprovalInput, getApprovalQuery, listApprovalsQuery } from "./schemas";
 
 const tag = "Approvals";
 const scope = "approvals" as const;
@@ -75,4 +75,32 @@ export const consumeApprovalOp = defineOperation({
   scope,
   body: consumeApprovalInput,
   responses: { 200: { description: "The spent approval (consumed: true)", schema: approvalSchema } },
+});
+
+const policyTag = "Approval policies";
+const policyRules =
+  "Rules are read only over the API: members with the admin or owner role add and delete them in the web app (Approvals → Policies), so an agent cannot switch off the rules that gate it. " +
+  "email.send rules hold mail for a person (202 pending_approval); hold.place and lease.acquire rules with untrusted_trace answer 403 approval_required in a trace that starts at untrusted mail; " +
+  "any other action class is told by POST /v1/approvals/check and enforced by consume. An agent-bound key sees the rules for any agent and for its own.";
+
+export const listApprovalPoliciesOp = defineOperation({
+  method: "GET",
+  path: "/v1/approval-policies",
+  operationId: "listApprovalPolicies",
+  summary: "List the workspace's approval policies (which actions need a person)",
+  description: policyRules,
+  tag: policyTag,
+  scope,
+  responses: { 200: { description: "Every rule the key can see, by action class (has_more is false)", schema: listOf(approvalPolicySchema) } },
+});
+
+export const getApprovalPolicyOp = defineOperation({
+  method: "GET",
+  path: "/v1/approval-policies/{id}",
+  operationId: "getApprovalPolicy",
+  summary: "Retrieve an approval policy",
+  description: policyRules,
+  tag: policyTag,
+  scope,
+  responses: { 200: { description: "The rule", schema: approvalPolicySchema } },
 });

@@ -51,6 +51,55 @@ export async function listPolicies(workspaceId: string): Promise<ApprovalPolicyR
 }
 
 /**
+ * The rules an API key can read (read only: people set them in the web app, so an agent, even one
+ * misled by the mail it reads, cannot switch off the rules that gate it). An agent-bound key sees
+ * the rules for any agent and for its own.
+ */
+export async function policiesForKey(actor: Actor & { type: "key" }): Promise<ApprovalPolicyRow[]> {
+  const q = await queryable();
+  return q
+    .select()
+    .from(approvalPolicies)
+    .where(and(eq(approvalPolicies.workspaceId, actor.workspaceId), actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : undefined))
+    .orderBy(approvalPolicies.actionClass, desc(approvalPolicies.id));
+}
+
+export async function getPolicyForKey(actor: Actor & { type: "key" }, id: string): Promise<ApprovalPolicyRow> {
+  const q = await queryable();
+  const [row] = await q
+    .select()
+    .from(approvalPolicies)
+    .where(
+      and(
+        eq(approvalPolicies.id, id),
+        eq(approvalPolicies.workspaceId, actor.workspaceId),
+        actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : undefined,
+      ),
+    );
+  if (!row) throw notFound("approval policy", id);
+  return row;
+}
+
+export function serializePolicy(p: ApprovalPolicyRow) {
+  return {
+    id: p.id,
+    object: "approval_policy" as const,
+    name: p.name,
+    action_class: p.actionClass,
+    agent_id: p.agentId,
+    min_amount: p.minAmount === null ? null : Number(p.minAmount),
+    required_approvals: p.requiredApprovals,
+    expires_in_seconds: p.expiresInSeconds,
+    inbox_id: p.inboxId,
+    recipient_domain: p.recipientDomain,
+    new_recipients: p.newRecipients,
+    untrusted_trace: p.untrustedTrace,
+    min_priority: p.minPriority,
+    created_at: p.createdAt.toISOString(),
+  };
+}
+
+/**
  * The rule that applies to an action: same action class, for this agent or any, and at or
  * above its amount threshold (an action that states no amount meets every threshold). An
  * agent-specific rule wins; then the stricter quorum.

@@ -64,8 +64,27 @@ export const policyInput = z.object({
     .describe("email.send: only mail to someone at this domain"),
   new_recipients: z.boolean().default(false).describe("email.send: only mail to someone the workspace has not exchanged mail with"),
   untrusted_trace: z.boolean().default(false).describe("only when the request's trace starts at received mail that is unauthenticated or flagged for prompt injection"),
-  min_priority: z.number().int().min(0).max(100).nullish().describe("hold.place: only holds at or above this priority"),
+  min_priority: z.number().int().min(0).max(100).nullish().describe("hold.place and lease.acquire: only holds or leases at or above this priority"),
 });
+
+export const approvalPolicySchema = z
+  .object({
+    id: z.string().describe("apol_..."),
+    object: z.literal("approval_policy"),
+    name: z.string(),
+    action_class: z.string().describe("email.send, hold.place and lease.acquire are enforced where AgentDraft acts; any other class by POST /v1/approvals/check and consume"),
+    agent_id: z.string().nullable().describe("null: any agent"),
+    min_amount: z.number().nullable().describe("applies at or above this amount; null: always"),
+    required_approvals: z.number().int().describe("the minimum quorum of a request it matches"),
+    expires_in_seconds: z.number().int().describe("the default expiry of a request it matches"),
+    inbox_id: z.string().nullable().describe("email.send: only mail from this inbox"),
+    recipient_domain: z.string().nullable().describe("email.send: only mail to someone at this domain"),
+    new_recipients: z.boolean().describe("email.send: only mail to someone the workspace has not exchanged mail with"),
+    untrusted_trace: z.boolean().describe("only when the request's trace starts at received mail that is unauthenticated or flagged for prompt injection"),
+    min_priority: z.number().int().nullable().describe("hold.place and lease.acquire: only at or above this priority"),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "ApprovalPolicy" });
 
 export const approvalSchema = z
   .object({

@@ -166,6 +166,7 @@ export function exampleOf(doc: Json, schema: JsonSchema, name = ""): unknown {
 const ID_PREFIXES: Record<string, string> = {
   agents: "agent",
   approvals: "appr",
+  "approval-policies": "apol",
   calendars: "cal",
   events: "evt",
   holds: "hold",

@@ -44,4 +44,12 @@ export const idempotencyKeyArg = z
   .optional()
   .describe("Makes this call safe to retry: the first result is stored for 24 hours and returned again for the same key and arguments.");
 
+/** An approved approval a taint policy asked for (approval_required): spent on exactly this call's action. */
+export const approvalIdArg = z
+  .string()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe("appr_...: the approval an approval_required answer opened, once approved; it is spent on exactly this action");
+
 export const idArg = (what: string) => z.string().min(1).max(100).describe(what);

@@ -140,3 +140,32 @@ export async function withApproval<T>(
   const spent = unwrap(await client.POST("/v1/approvals/{id}/consume", { params: { path: { id: asked.id } }, body: { action: request.action } }));
   return fn(spent);
 }
+
+/** The header that spends an approval a workspace policy asked for on a gated action (a hold, a lease). */
+export const APPROVAL_HEADER = "AgentDraft-Approval-Id";
+
+/**
+ * Makes a call a workspace policy may gate (placing a hold, acquiring a lease in a trace that
+ * starts at untrusted mail): when it answers 403 `approval_required`, waits for the approval the
+ * server opened, then makes the same call once more with `AgentDraft-Approval-Id`, which spends
+ * it on exactly that action. `call` gets the headers to send; the same body each time.
+ * Not approved in time: throws ApprovalNotGrantedError, and the action is not taken.
+ *
+ *   const lease = await withPolicyApproval(client, (headers) =>
+ *     client.POST("/v1/leases", { body: { resource: "deploy:prod", ttl_seconds: 600, priority: 90 }, headers }));
+ */
+export async function withPolicyApproval<T>(
+  client: AgentDraftClient,
+  call: (headers: Record<string, string>) => Promise<{ data?: T; error?: unknown; response: Response }>,
+  { timeoutMs = 10 * 60_000, onApprovalRequired }: { timeoutMs?: number; onApprovalRequired?: (approvalId: string) => void } = {},
+): Promise<T> {
+  const first = await call({});
+  if (first.response.ok || first.response.status !== 403) return unwrap(first);
+  const problem = first.error as { code?: string; approval?: { id?: string } } | undefined;
+  const id = problem?.code === "approval_required" ? problem.approval?.id : undefined;
+  if (!id) return unwrap(first);
+  onApprovalRequired?.(id);
+  const decided = await waitForApproval(client, id, { timeoutMs });
+  if (decided.status !== "approved") throw new ApprovalNotGrantedError(decided);
+  return unwrap(await call({ [APPROVAL_HEADER]: id }));
+}

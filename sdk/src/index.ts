@@ -1,4 +1,4 @@
-export { createAgentDraftClient, apiBaseUrl, waitForApproval, withApproval, ApprovalNotGrantedError, type AgentDraftClient, type ClientOptions } from "./client.js";
+export { createAgentDraftClient, apiBaseUrl, waitForApproval, withApproval, withPolicyApproval, APPROVAL_HEADER, ApprovalNotGrantedError, type AgentDraftClient, type ClientOptions } from "./client.js";
 export { withLease, withClaim, type Lease, type LeaseOptions, type MessageClaim } from "./leases.js";
 export { streamEvents, type AgentDraftEvent, type EventsOptions } from "./events.js";
 export { AgentDraftError, unwrap, toAgentDraftError, type Problem } from "./errors.js";

@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Place a tentative hold on a calendar
-         * @description Conflicts with a committed event, busy time imported from a linked Google or Outlook calendar (type external_busy, source google or microsoft), or a live hold of equal or higher priority: 409 hold_conflict listing them. Live holds of strictly lower priority are preempted. Intervals are half-open [start, end).
+         * @description Conflicts with a committed event, busy time imported from a linked Google or Outlook calendar (type external_busy, source google or microsoft), or a live hold of equal or higher priority: 409 hold_conflict listing them. Live holds of strictly lower priority are preempted. Intervals are half-open [start, end). In a trace (x-trace-id) that starts at untrusted mail, a workspace policy (action class hold.place, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that hold, in the transaction that makes it.
          */
         post: operations["placeHold"];
         delete?: never;
@@ -620,6 +620,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/approval-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's approval policies (which actions need a person)
+         * @description Rules are read only over the API: members with the admin or owner role add and delete them in the web app (Approvals → Policies), so an agent cannot switch off the rules that gate it. email.send rules hold mail for a person (202 pending_approval); hold.place and lease.acquire rules with untrusted_trace answer 403 approval_required in a trace that starts at untrusted mail; any other action class is told by POST /v1/approvals/check and enforced by consume. An agent-bound key sees the rules for any agent and for its own.
+         */
+        get: operations["listApprovalPolicies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approval-policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an approval policy
+         * @description Rules are read only over the API: members with the admin or owner role add and delete them in the web app (Approvals → Policies), so an agent cannot switch off the rules that gate it. email.send rules hold mail for a person (202 pending_approval); hold.place and lease.acquire rules with untrusted_trace answer 403 approval_required in a trace that starts at untrusted mail; any other action class is told by POST /v1/approvals/check and enforced by consume. An agent-bound key sees the rules for any agent and for its own.
+         */
+        get: operations["getApprovalPolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -919,7 +959,7 @@ export interface paths {
         put?: never;
         /**
          * Acquire an exclusive lease on a named resource
-         * @description 201 with a fencing_token that strictly increases per resource (across releases and expiries). 409 lease_conflict while another lease on the resource is live (leases are exclusive: a higher priority does not preempt). 403 priority_above_ceiling above the agent's max_priority. Expiry is exact: the lease is dead the instant expires_at passes.
+         * @description 201 with a fencing_token that strictly increases per resource (across releases and expiries). 409 lease_conflict while another lease on the resource is live (leases are exclusive: a higher priority does not preempt). 403 priority_above_ceiling above the agent's max_priority. Expiry is exact: the lease is dead the instant expires_at passes. In a trace (x-trace-id) that starts at untrusted mail, a workspace policy (action class lease.acquire, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that lease, in the transaction that makes it. A lease_conflict leaves the approval unspent.
          */
         post: operations["acquireLease"];
         delete?: never;
@@ -1490,6 +1530,35 @@ export interface components {
                 required_approvals: number;
                 expires_in_seconds: number;
             } | null;
+        };
+        ApprovalPolicy: {
+            /** @description apol_... */
+            id: string;
+            /** @constant */
+            object: "approval_policy";
+            name: string;
+            /** @description email.send, hold.place and lease.acquire are enforced where AgentDraft acts; any other class by POST /v1/approvals/check and consume */
+            action_class: string;
+            /** @description null: any agent */
+            agent_id: string | null;
+            /** @description applies at or above this amount; null: always */
+            min_amount: number | null;
+            /** @description the minimum quorum of a request it matches */
+            required_approvals: number;
+            /** @description the default expiry of a request it matches */
+            expires_in_seconds: number;
+            /** @description email.send: only mail from this inbox */
+            inbox_id: string | null;
+            /** @description email.send: only mail to someone at this domain */
+            recipient_domain: string | null;
+            /** @description email.send: only mail to someone the workspace has not exchanged mail with */
+            new_recipients: boolean;
+            /** @description only when the request's trace starts at received mail that is unauthenticated or flagged for prompt injection */
+            untrusted_trace: boolean;
+            /** @description hold.place and lease.acquire: only at or above this priority */
+            min_priority: number | null;
+            /** Format: date-time */
+            created_at: string;
         };
         WebhookEndpointWithSecret: {
             /** @description whe_... */
@@ -5480,6 +5549,149 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listApprovalPolicies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every rule the key can see, by action class (has_more is false) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ApprovalPolicy"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApprovalPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalPolicy"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

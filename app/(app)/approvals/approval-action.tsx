@@ -1,6 +1,7 @@
 import type { getApproval } from "@/lib/approvals/approvals";
 import { MAIL_ACTION_CLASS } from "@/lib/approvals/mail-gate";
 import { HeldMessage } from "./held-message";
+import { Time } from "../_components/time";
 
 type Approval = Awaited<ReturnType<typeof getApproval>>;
 
@@ -14,12 +15,23 @@ export function ApprovalAction({ approval: a, workspaceId, showMail }: { approva
     <>
 
     <section aria-label="Action" className="mt-3">
-      <h3 className="text-sm font-medium text-slate-800">Action to be done</h3>
+      <h3 className="text-sm font-medium text-slate-800">{a.status === "pending" ? "Action to be done" : "Action asked for"}</h3>
       <pre className="mt-1 max-h-80 overflow-auto rounded-md border border-amber-200 bg-amber-50 p-3 text-xs text-slate-900" data-testid="approval-action">
         {JSON.stringify(a.action, null, 2)}
       </pre>
       <p className="mt-1 break-all text-xs text-slate-500">
-        sha256 <code data-testid="approval-action-sha256">{a.action_sha256}</code>: the agent can spend this approval once, on exactly this action.
+        sha256 <code data-testid="approval-action-sha256">{a.action_sha256}</code>:{" "}
+        {a.consumed_at ? (
+          <span data-testid="approval-consumed">
+            spent at <Time at={new Date(a.consumed_at)} />, once, on exactly this action.
+          </span>
+        ) : a.status === "approved" ? (
+          "approved and not spent yet: the agent can spend it once, on exactly this action."
+        ) : a.status === "pending" ? (
+          "the agent can spend this approval once, on exactly this action."
+        ) : (
+          `${a.status}: it can never be spent.`
+        )}
       </p>
     </section>
     {showMail && a.action_class === MAIL_ACTION_CLASS ? <HeldMessage workspaceId={workspaceId} approvalId={a.id} /> : null}

@@ -7,6 +7,8 @@ import { MessageBody, StatusBadge } from "../inboxes/message-parts";
  * sanitised, in the thread page's sandboxed frame) and its whole RFC 5322 source, byte for byte
  * what goes out once approved. Everything is rendered as text (escaped) except that frame.
  */
+const HEADING: Record<string, string> = { pending_approval: "Message to be sent", discarded: "Message held, then discarded (never sent)", queued: "Message approved, being sent" };
+
 export async function HeldMessage({ workspaceId, approvalId }: { workspaceId: string; approvalId: string }) {
   const held = await heldMessageForApproval(workspaceId, approvalId);
   if (!held) return null;
@@ -23,7 +25,7 @@ export async function HeldMessage({ workspaceId, approvalId }: { workspaceId: st
   return (
     <section aria-label="Message to be sent" className="mt-3 rounded-md border border-slate-200 p-3" data-testid="held-message">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-sm font-medium text-slate-800">Message to be sent</h3>
+        <h3 className="text-sm font-medium text-slate-800">{HEADING[m.status] ?? "Message sent"}</h3>
         <StatusBadge status={m.status} />
       </div>
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
@@ -41,7 +43,7 @@ export async function HeldMessage({ workspaceId, approvalId }: { workspaceId: st
       </div>
       <details className="mt-2" open>
         <summary className="cursor-pointer text-xs text-slate-600">
-          Exact source (RFC 5322, {held.raw.length} bytes): what is sent once approved
+          Exact source (RFC 5322, {held.raw.length} bytes): {m.status === "pending_approval" ? "what is sent once approved" : m.status === "discarded" ? "what would have been sent" : "what was sent"}
         </summary>
         <pre className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 text-xs text-slate-900" data-testid="held-message-source">
           {held.raw.toString("latin1")}

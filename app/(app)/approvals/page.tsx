@@ -56,7 +56,9 @@ export default async function ApprovalsPage() {
               <article aria-labelledby={`${a.id}-summary`} data-testid="pending-approval">
                 <div className="flex flex-wrap items-start justify-between gap-2">
                   <h2 id={`${a.id}-summary`} className="text-base font-semibold text-slate-900">
-                    {a.summary}
+                    <Link href={`/approvals/${a.id}`} className="hover:underline">
+                      {a.summary}
+                    </Link>
                   </h2>
                   <span className="flex flex-wrap gap-1.5">
                     {a.escalated_at ? <Badge tone="red">escalated</Badge> : null}

@@ -33,7 +33,16 @@ import {
   sendMessageOp,
   updateInboxOp,
 } from "../../mail/operations";
-import { cancelApprovalOp, checkApprovalOp, consumeApprovalOp, createApprovalOp, getApprovalOp, listApprovalsOp } from "../../approvals/operations";
+import {
+  cancelApprovalOp,
+  checkApprovalOp,
+  consumeApprovalOp,
+  createApprovalOp,
+  getApprovalOp,
+  getApprovalPolicyOp,
+  listApprovalPoliciesOp,
+  listApprovalsOp,
+} from "../../approvals/operations";
 import { claimMessageOp, completeClaimOp, releaseClaimOp } from "../../claims/operations";
 import { acquireLeaseOp, getLeaseOp, listLeasesOp, releaseLeaseOp, renewLeaseOp, verifyLeaseOp } from "../../leases/operations";
 import {
@@ -103,6 +112,8 @@ export const OPERATIONS: Operation[] = [
   cancelApprovalOp,
   consumeApprovalOp,
   checkApprovalOp,
+  listApprovalPoliciesOp,
+  getApprovalPolicyOp,
   createWebhookEndpointOp,
   listWebhookEndpointsOp,
   getWebhookEndpointOp,

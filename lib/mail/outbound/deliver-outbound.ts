@@ -86,8 +86,8 @@ async function deliverOne(m: MessageRow, transport: MailTransport): Promise<{ re
         .returning();
       if (!sent) return;
       const actor = deliveryActor(m);
-      await emitEvent(tx, actor, { type: "email.sent", agentId: inbox?.agentId, data: messageEventPayload(sent) });
-      await appendAudit(tx, [{ actor, action: "email.sent", resource: { type: "message", id: m.id }, agentId: inbox?.agentId, summary: { provider_id: providerId, attempts: m.sendAttempts } }]);
+      await emitEvent(tx, actor, { type: "email.sent", agentId: inbox?.agentId, data: { ...messageEventPayload(sent), ...(sent.approvalId ? { approval_id: sent.approvalId } : {}) } });
+      await appendAudit(tx, [{ actor, action: "email.sent", resource: { type: "message", id: m.id }, agentId: inbox?.agentId, summary: { provider_id: providerId, attempts: m.sendAttempts, ...(m.approvalId ? { approval_id: m.approvalId } : {}) } }]);
     });
     return { result: "sent", retryAt: null };
   } catch (err) {

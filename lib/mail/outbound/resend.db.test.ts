@@ -48,6 +48,31 @@ const postWebhook = (event: Parameters<typeof signedResendWebhook>[1], secret = 
 };
 
 describe("sending through Resend", () => {
+  it("held mail to an outside and a local recipient, approved: the local inbox has it at once, Resend gets only the outside one, email.sent names the approval", async () => {
+    const { newAgent, newKey, newMember } = await import("../../../test/helpers/fixtures");
+    const { decideApproval } = await import("../../approvals/decide-approval");
+    const { inbox, agent, workspace } = await setup();
+    const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail"] });
+    const desk = await newAgent(workspace.id, "desk");
+    const { key: deskKey } = await newKey(workspace.id, { agent_id: desk.id, scopes: ["mail"] });
+    const local = (await api("/api/v1/inboxes", { key: deskKey, body: { username: `desk-${Date.now().toString(36)}` } })).json as { id: string; address: string };
+    const approver = await newMember(workspace.id, "approver");
+    const held = (await api(`/api/v1/inboxes/${inbox.id}/messages`, { key, body: { to: ["bob@team.test"], cc: [local.address], subject: "Both sides", text: "Hi both", require_approval: true } })).json;
+    await decideApproval(approver.actor, held.approval_id, "approve");
+    expect((await row(held.id)).status).toBe("queued");
+    const arrived = (await api(`/api/v1/inboxes/${local.id}/messages`, { key: deskKey })).json.data;
+    expect(arrived.map((m: { message_id: string; direction: string }) => [m.direction, m.message_id])).toEqual([["inbound", held.message_id]]);
+    const before = fake.sent.length;
+    await makeDue([held.id]);
+    expect((await deliverOutboundMail()).sent).toBeGreaterThanOrEqual(1);
+    const wire = fake.sent.slice(before).filter((w) => (w.body as { subject?: string }).subject === "Both sides");
+    expect(wire).toHaveLength(1);
+    expect(wire[0]!.body).toMatchObject({ to: ["bob@team.test"] });
+    expect(JSON.stringify(wire[0]!.body)).not.toContain(local.address);
+    const [sent] = await (await getDb()).select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, workspace.id), eq(webhookEvents.type, "email.sent")));
+    expect(sent!.data).toMatchObject({ approval_id: held.approval_id, message: { id: held.id } });
+  });
+
   it("held mail, once approved, is queued and handed to Resend as composed; denied, Resend never sees it", async () => {
     const { newKey, newMember } = await import("../../../test/helpers/fixtures");
     const { decideApproval } = await import("../../approvals/decide-approval");

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { cancelApproval, checkApproval, getApproval, listApprovals } from "../../approvals/approvals";
 import { createApproval } from "../../approvals/create-approval";
 import { consumeApproval } from "../../approvals/consume-approval";
+import { policiesForKey, serializePolicy } from "../../approvals/policies";
 import { checkApprovalInput, consumeApprovalInput, createApprovalInput, listApprovalsQuery } from "../../approvals/schemas";
 import { READ_ONLY, defineTool, idArg, idempotencyKeyArg } from "../define-tool";
 
@@ -15,6 +16,18 @@ export const checkApprovalPolicyTool = defineTool({
   input: checkApprovalInput.shape,
   annotations: READ_ONLY,
   run: ({ actor }, args) => checkApproval(actor, args),
+});
+
+export const listApprovalPoliciesTool = defineTool({
+  name: "list_approval_policies",
+  title: "List approval policies",
+  description:
+    "The workspace's rules for which actions need a person (read only: people set them in the web app): email.send rules hold your mail for approval, " +
+    "hold.place and lease.acquire rules with untrusted_trace answer approval_required in a trace that starts at untrusted mail, other action classes are told by check_approval_policy.",
+  scope,
+  input: {},
+  annotations: READ_ONLY,
+  run: async ({ actor }) => ({ object: "list", data: (await policiesForKey(actor)).map(serializePolicy), has_more: false }),
 });
 
 export const requestApprovalTool = defineTool({
@@ -98,6 +111,7 @@ export const consumeApprovalTool = defineTool({
 
 export const APPROVAL_TOOLS = [
   checkApprovalPolicyTool,
+  listApprovalPoliciesTool,
   requestApprovalTool,
   getApprovalTool,
   awaitApprovalTool,

@@ -7,10 +7,11 @@ import { commitHold } from "../../holds/commit-hold";
 import { extendHold } from "../../holds/extend-hold";
 import { getHold } from "../../holds/get-hold";
 import { placeHold } from "../../holds/place-hold";
+import { gateHold } from "../../approvals/hold-gate";
 import { releaseHold } from "../../holds/release-hold";
 import { extendHoldInput, placeMultiHoldInput } from "../../holds/schemas";
 import { serializeHold } from "../../holds/serialize";
-import { READ_ONLY, defineTool, idArg, idempotencyKeyArg } from "../define-tool";
+import { READ_ONLY, approvalIdArg, defineTool, idArg, idempotencyKeyArg } from "../define-tool";
 
 const scope = "calendar" as const;
 const liveCodes = "Fails with hold_expired if its TTL passed, hold_preempted if a higher priority took the time, hold_not_active if already released or committed.";
@@ -49,12 +50,16 @@ export const placeHoldTool = defineTool({
   description:
     "Tentatively hold time on one or more calendars (all or nothing) for hold_ttl_seconds. A committed event, busy time from a linked " +
     "Google calendar, or a live hold of equal or higher priority in the way fails with hold_conflict listing them; live holds of strictly lower priority are preempted. " +
-    "Commit the hold to book the time, or release it. Intervals are half-open [start, end).",
+    "Commit the hold to book the time, or release it. Intervals are half-open [start, end). " +
+    "In a trace that starts at untrusted mail a workspace policy may answer approval_required with an approval opened for you: await it, then call again with the same hold and approval_id.",
   scope,
-  input: { ...placeMultiHoldInput.shape, idempotency_key: idempotencyKeyArg },
+  input: { ...placeMultiHoldInput.shape, approval_id: approvalIdArg, idempotency_key: idempotencyKeyArg },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  write: (body) => ({ path: "/v1/holds", body, status: 201 }),
-  run: async ({ actor }, args) => serializeHold((await placeHold(actor, placeMultiHoldInput.parse(args))).hold),
+  write: ({ approval_id: _a, ...body }) => ({ path: "/v1/holds", body, status: 201 }),
+  run: async ({ actor }, { approval_id, ...args }) => {
+    const input = placeMultiHoldInput.parse(args);
+    return serializeHold((await gateHold(actor, input, approval_id ?? null, () => placeHold(actor, input))).hold);
+  },
 });
 
 export const getHoldTool = defineTool({

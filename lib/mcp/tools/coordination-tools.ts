@@ -1,4 +1,5 @@
 import { acquireLease } from "../../leases/acquire-lease";
+import { gateLease } from "../../leases/lease-gate";
 import { changeLease } from "../../leases/change-lease";
 import { getLease, listLeases, verifyFencingToken } from "../../leases/get-lease";
 import { acquireLeaseInput, listLeasesQuery, renewLeaseInput, verifyLeaseInput } from "../../leases/schemas";
@@ -6,7 +7,7 @@ import { serializeLease } from "../../leases/serialize";
 import { changeClaim } from "../../claims/claim-message";
 import { claimMessageInput } from "../../claims/schemas";
 import { serializeClaim } from "../../claims/serialize";
-import { READ_ONLY, defineTool, idArg, idempotencyKeyArg } from "../define-tool";
+import { READ_ONLY, approvalIdArg, defineTool, idArg, idempotencyKeyArg } from "../define-tool";
 
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 
@@ -16,11 +17,15 @@ export const acquireLeaseTool = defineTool({
   description:
     "Take an exclusive lease on a named resource (deploy:staging, repo:web) for ttl_seconds. Returns a fencing_token that strictly increases per resource: " +
     "send it with every write to the resource so a stale holder's late write can be refused. Fails with lease_conflict while another lease is live " +
-    "(a higher priority does not preempt), priority_above_ceiling above your agent's ceiling. Renew to keep it; release when done.",
-  input: { ...acquireLeaseInput.shape, idempotency_key: idempotencyKeyArg },
+    "(a higher priority does not preempt), priority_above_ceiling above your agent's ceiling. Renew to keep it; release when done. " +
+    "In a trace that starts at untrusted mail a workspace policy may answer approval_required with an approval opened for you: await it, then call again with the same lease and approval_id.",
+  input: { ...acquireLeaseInput.shape, approval_id: approvalIdArg, idempotency_key: idempotencyKeyArg },
   annotations: WRITE,
-  write: (body) => ({ path: "/v1/leases", body, status: 201 }),
-  run: async ({ actor }, args) => serializeLease(await acquireLease(actor, acquireLeaseInput.parse(args))),
+  write: ({ approval_id: _a, ...body }) => ({ path: "/v1/leases", body, status: 201 }),
+  run: async ({ actor }, { approval_id, ...args }) => {
+    const input = acquireLeaseInput.parse(args);
+    return serializeLease(await gateLease(actor, input, approval_id ?? null, () => acquireLease(actor, input)));
+  },
 });
 
 export const renewLeaseTool = defineTool({

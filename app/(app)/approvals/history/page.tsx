@@ -6,10 +6,10 @@ import { listApprovals } from "@/lib/approvals/approvals";
 import { paginationQuery } from "@/lib/api/pagination";
 import { Badge, Card, Empty, PageHeader, Table, linkClass } from "../../_components/ui";
 import { Time } from "../../_components/time";
+import { APPROVAL_TONE } from "../approval-tone";
 
 export const metadata: Metadata = { title: "Approval history" };
 
-const TONE = { approved: "green", denied: "red", expired: "slate", cancelled: "slate", pending: "amber" } as const;
 
 export default async function ApprovalHistoryPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const { member, workspace } = await requireMember();
@@ -35,8 +35,22 @@ export default async function ApprovalHistoryPage({ searchParams }: { searchPara
             {all.items.map((a) => (
               <tr key={a.id} className="align-top">
                 <td className="py-2 pr-4 text-sm">
-                  <div className="text-slate-900">{a.summary}</div>
-                  <code className="font-mono text-xs text-slate-600">{a.id}</code>
+                  <Link href={`/approvals/${a.id}`} className={`${linkClass} text-slate-900`}>
+                    {a.summary}
+                  </Link>
+                  <div>
+                    <code className="font-mono text-xs text-slate-600">{a.id}</code>
+                  </div>
+                  {a.action ? (
+                    <details className="mt-1">
+                      <summary className="cursor-pointer text-xs text-slate-600">Action {a.action_class ? `(${a.action_class})` : ""}</summary>
+                      {/* Rendered as text: React escapes it, so HTML or script in an action is shown, never run. */}
+                      <pre className="mt-1 max-h-60 overflow-auto rounded bg-slate-50 p-2 text-xs text-slate-900" data-testid="history-action">
+                        {JSON.stringify(a.action, null, 2)}
+                      </pre>
+                      <p className="break-all text-xs text-slate-500">sha256 {a.action_sha256}</p>
+                    </details>
+                  ) : null}
                   {a.holds.length ? (
                     <ul className="mt-1 text-xs text-slate-700" aria-label="Bound holds">
                       {a.holds.map((h) => (
@@ -49,7 +63,12 @@ export default async function ApprovalHistoryPage({ searchParams }: { searchPara
                   ) : null}
                 </td>
                 <td className="py-2 pr-4">
-                  <Badge tone={TONE[a.status]}>{a.status}</Badge>
+                  <Badge tone={APPROVAL_TONE[a.status]}>{a.status}</Badge>
+                  {a.consumed ? (
+                    <div className="mt-1">
+                      <Badge tone="slate">spent</Badge>
+                    </div>
+                  ) : null}
                 </td>
                 <td className="py-2 pr-4 text-xs text-slate-700">
                   {a.decisions.map((d) => (

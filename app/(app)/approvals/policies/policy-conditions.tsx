@@ -1,7 +1,7 @@
 import type { listPolicies } from "@/lib/approvals/policies";
 import { Field, inputClass } from "../../_components/ui";
 
-/** The optional conditions of a rule: mail (`email.send`), holds (`hold.place`), and taint. */
+/** The optional conditions of a rule: mail (`email.send`), holds (`hold.place`), leases (`lease.acquire`), and taint. */
 export function PolicyConditionFields() {
   return (
     <>
@@ -11,7 +11,7 @@ export function PolicyConditionFields() {
       <Field label="Only from this inbox (email.send)" name="inbox_id">
         <input id="inbox_id" name="inbox_id" maxLength={64} className={inputClass} placeholder="inbox_..." />
       </Field>
-      <Field label="Only at or above priority (hold.place)" name="min_priority">
+      <Field label="Only at or above priority (hold.place, lease.acquire)" name="min_priority">
         <input id="min_priority" name="min_priority" type="number" min="0" max="100" className={inputClass} />
       </Field>
       <label className="flex items-center gap-2 text-sm text-slate-800">

@@ -8,8 +8,8 @@ import { APPROVAL_HEADER, gateHold } from "@/lib/approvals/hold-gate";
 
 // POST /api/v1/holds — hold several calendars, all or nothing
 export const POST = withApiKey(placeMultiHoldOp, async ({ req, actor, body }) => {
-  await gateHold(actor, body, req.headers.get(APPROVAL_HEADER));
-  return created(serializeHold((await placeHold(actor, body)).hold));
+  const { hold } = await gateHold(actor, body, req.headers.get(APPROVAL_HEADER), () => placeHold(actor, body));
+  return created(serializeHold(hold));
 });
 
 // GET /api/v1/holds?calendar_id&status — list holds

@@ -8,7 +8,6 @@ import { APPROVAL_HEADER, gateHold } from "@/lib/approvals/hold-gate";
 // POST /api/v1/calendars/{id}/holds — place a tentative hold
 export const POST = withApiKey(placeHoldOp, async ({ req, actor, params, body }) => {
   const input = { ...body, calendar_ids: [params.id!] };
-  await gateHold(actor, input, req.headers.get(APPROVAL_HEADER));
-  const { hold } = await placeHold(actor, input);
+  const { hold } = await gateHold(actor, input, req.headers.get(APPROVAL_HEADER), () => placeHold(actor, input));
   return created(serializeHold(hold));
 });

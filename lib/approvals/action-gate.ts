@@ -1,0 +1,108 @@
+import { and, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { queryable, transaction } from "../../db/transaction";
+import { replayingEffectNow } from "../../db/effect";
+import { approvalPolicies, approvals, messages, type ApprovalPolicyRow } from "../../db/schema";
+import type { Actor } from "../actor";
+import { AppError } from "../errors";
+import { consumeApproval } from "./consume-approval";
+import { createApproval } from "./create-approval";
+import { actionHash } from "./receipts";
+import { taintOf, traceStartColumns, traceStartId } from "./trace-taint";
+
+/** The header that carries an approved approval for an action a policy gates (a hold, a lease). */
+export const APPROVAL_HEADER = "agentdraft-approval-id";
+
+/** An action the product performs that a taint rule can gate: its class, its priority, and what a person approves. */
+export type GatedAction = {
+  actionClass: string;
+  /** Rules with a `min_priority` apply at or above it. */
+  priority: number;
+  /** The action as the approval names it (and as its receipt binds it): the same request must hash to it. */
+  action: Record<string, unknown>;
+  /** One line for the people deciding. */
+  summary: string;
+  /** What the agent is doing, for the refusal's message ("hold", "lease"). */
+  noun: string;
+};
+
+/**
+ * Enforces taint rules (`untrusted_trace`) where the product performs an action: in a trace that
+ * starts at untrusted mail, an action of the rule's class at or above its `min_priority` needs a
+ * person. Without an approval it is 403 `approval_required`, and the approval is opened for the
+ * agent (once per identical action) with the action as its action; once approved, the same request
+ * with the `AgentDraft-Approval-Id` header spends it (it must be that exact action) in the same
+ * transaction as `perform`, so an action that fails (a conflict) leaves the approval unspent.
+ * Untraced requests pay nothing; traced ones one statement (rule and trace start together).
+ */
+export async function gateAction<T>(actor: Actor & { type: "key" }, gated: GatedAction, approvalId: string | null, perform: () => Promise<T>): Promise<T> {
+  if (!actor.traceId) return perform();
+  const q = await queryable();
+  const [hit] = await q
+    .select({ policy: approvalPolicies, start: traceStartColumns })
+    .from(approvalPolicies)
+    .innerJoin(messages, eq(messages.id, traceStartId(actor.workspaceId, actor.traceId)))
+    .where(
+      and(
+        eq(approvalPolicies.workspaceId, actor.workspaceId),
+        eq(approvalPolicies.actionClass, gated.actionClass),
+        eq(approvalPolicies.untrustedTrace, true),
+        actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : isNull(approvalPolicies.agentId),
+        or(isNull(approvalPolicies.minPriority), lte(approvalPolicies.minPriority, gated.priority)),
+      ),
+    )
+    .orderBy(desc(approvalPolicies.requiredApprovals), desc(approvalPolicies.id))
+    .limit(1);
+  const taint = hit ? taintOf(hit.start) : null;
+  if (!hit || !taint) return perform();
+  const { policy } = hit;
+  const { action } = gated;
+  if (approvalId) {
+    // A replayed idempotent request answers what the first one did: that one spent the approval.
+    if (replayingEffectNow()) return perform();
+    return transaction(async () => {
+      await consumeApproval(actor, approvalId, action);
+      return perform();
+    });
+  }
+  const approval = await openOnce(actor, gated, { why: `workspace policy “${policy.name}”`, untrusted_trace: taint }, policy);
+  throw new AppError(
+    "approval_required",
+    `This ${gated.noun} is traced to untrusted mail (${taint.reasons.join(", ")}) and policy “${policy.name}” needs a person's approval. Wait for approval ${approval.id}, then send the same request with the ${APPROVAL_HEADER} header.`,
+    { approval: { id: approval.id, action }, policy: { id: policy.id, name: policy.name }, untrusted_trace: taint },
+  );
+}
+
+/**
+ * The pending approval for exactly this action by this agent, or a new one: under a lock on the
+ * action's hash, so agents retrying at once open one approval, not several.
+ */
+async function openOnce(actor: Actor & { type: "key" }, gated: GatedAction, evidence: Record<string, unknown>, policy: ApprovalPolicyRow): Promise<{ id: string }> {
+  const hash = actionHash(gated.action);
+  return transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`approval-gate:${actor.workspaceId}`}), hashtext(${hash}))`);
+    const [open] = await tx
+      .select({ id: approvals.id })
+      .from(approvals)
+      .where(
+        and(
+          eq(approvals.workspaceId, actor.workspaceId),
+          eq(approvals.actionSha256, hash),
+          eq(approvals.status, "pending"),
+          sql`${approvals.expiresAt} > clock_timestamp()`,
+          actor.agentId ? eq(approvals.agentId, actor.agentId) : undefined,
+        ),
+      )
+      .limit(1);
+    return (
+      open ??
+      createApproval(actor, {
+        summary: gated.summary.slice(0, 200),
+        evidence,
+        action: gated.action,
+        action_class: gated.actionClass,
+        required_approvals: policy.requiredApprovals,
+        expires_in_seconds: policy.expiresInSeconds,
+      })
+    );
+  });
+}
