@@ -1,21 +1,14 @@
 import type { Metadata } from "next";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
-import { listCalendars } from "@/lib/calendars/calendars";
 import { googleConfig, oauthCallbackUrl, pushNotificationAddress } from "@/lib/google/config";
-import { appUrl } from "@/lib/auth/app-url";
 import { listConnections } from "@/lib/google/connections";
-import { listGoogleCalendars, listLinks, type GoogleCalendarChoice } from "@/lib/google/links";
+import { listGoogleCalendars, listLinks } from "@/lib/google/links";
 import { listProblemExports } from "@/lib/google/export-event";
 import { googleFailure } from "@/lib/google/quota";
-import type { GoogleConnectionRow } from "@/db/schema";
-import { Card, PageHeader } from "../_components/ui";
-import { CalendarSyncPage, type CalendarSyncTexts } from "../_components/calendar-sync-page";
+import type { CalendarSyncTexts } from "../_components/calendar-sync-page";
+import { ProviderSyncPage, type ProviderPage } from "../_components/provider-page";
 import { connectGoogleAction, disconnectGoogleAction, linkCalendarAction, retryExportAction, syncNowAction, unlinkCalendarAction } from "./actions";
 
 export const metadata: Metadata = { title: "Google Calendar" };
-
-const ENV_VARS = ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"];
 
 const GOOGLE_TEXTS: CalendarSyncTexts = {
   id: "google",
@@ -48,58 +41,28 @@ const GOOGLE_TEXTS: CalendarSyncTexts = {
 
 const ACTIONS = { connect: connectGoogleAction, disconnect: disconnectGoogleAction, link: linkCalendarAction, unlink: unlinkCalendarAction, syncNow: syncNowAction, retry: retryExportAction };
 
-async function calendarsOf(connection: GoogleConnectionRow): Promise<{ choices: GoogleCalendarChoice[]; error: string | null }> {
-  if (connection.status !== "active") return { choices: [], error: "Reconnect this account to list its calendars." };
-  try {
-    return { choices: await listGoogleCalendars(connection), error: null };
-  } catch (err) {
-    return { choices: [], error: googleFailure(err).message };
-  }
-}
+const GOOGLE: ProviderPage = {
+  texts: GOOGLE_TEXTS,
+  actions: ACTIONS,
+  summary: "Import busy time from Google calendars and export committed events to them.",
+  configured: () => Boolean(googleConfig()),
+  notConfigured: {
+    id: "google-not-configured",
+    title: "Google not configured",
+    intro:
+      "Google Calendar sync is off: this server has no Google OAuth client. Everything else works without it. To turn it on, create an OAuth client (type “Web application”) in a Google Cloud project with the Google Calendar API enabled, add this redirect URI to it, and set these variables before starting the server:",
+    envVars: ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+  },
+  callbackUrl: oauthCallbackUrl,
+  pushAddress: pushNotificationAddress,
+  load: async (workspaceId) => {
+    const [connections, links, problems] = await Promise.all([listConnections(workspaceId), listLinks(workspaceId), listProblemExports(workspaceId)]);
+    return { connections, links, problems };
+  },
+  remoteCalendars: listGoogleCalendars,
+  describeError: (err) => googleFailure(err).message,
+};
 
-function NotConfigured({ callback }: { callback: string }) {
-  return (
-    <Card title="Google not configured" id="google-not-configured">
-      <p className="text-sm text-slate-700">
-        Google Calendar sync is off: this server has no Google OAuth client. Everything else works without it. To turn it on, create an OAuth client (type “Web application”) in a Google Cloud project with the Google Calendar API enabled, add this redirect URI to it, and set these variables before starting the server:
-      </p>
-      <ul className="mt-3 list-inside list-disc text-sm text-slate-800">
-        {ENV_VARS.map((v) => (
-          <li key={v}>
-            <code className="font-mono">{v}</code>
-          </li>
-        ))}
-      </ul>
-      <p className="mt-3 text-sm text-slate-700">
-        Redirect URI: <code className="font-mono break-all">{callback}</code>
-      </p>
-    </Card>
-  );
-}
-
-export default async function GooglePage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  const { member, workspace } = await requireMember();
-  const query = await searchParams;
-  const admin = hasRole(member.role, "admin");
-  const callback = oauthCallbackUrl(await appUrl());
-  if (!googleConfig()) {
-    return (
-      <>
-        <PageHeader title="Google Calendar" description="Import busy time from Google calendars and export committed events to them." />
-        <NotConfigured callback={callback} />
-      </>
-    );
-  }
-  const [connections, links, calendars, problems] = await Promise.all([
-    listConnections(workspace.id),
-    listLinks(workspace.id),
-    listCalendars(workspace.id, { limit: 100 }),
-    listProblemExports(workspace.id),
-  ]);
-  const linkedIds = new Set(links.map((l) => l.calendarId));
-  const unlinked = calendars.items.filter((c) => !linkedIds.has(c.id));
-  const choices = admin ? await Promise.all(connections.map(async (c) => ({ connection: c, ...(await calendarsOf(c)) }))) : [];
-  const push = pushNotificationAddress();
-
-  return <CalendarSyncPage t={GOOGLE_TEXTS} actions={ACTIONS} query={query} admin={admin} connections={connections} links={links} unlinked={unlinked} choices={choices} problems={problems} push={push} />;
+export default function GooglePage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  return <ProviderSyncPage provider={GOOGLE} searchParams={searchParams} />;
 }
