@@ -43,8 +43,11 @@ BEGIN
   SELECT * INTO k FROM api_keys WHERE hash = p_hash;
   IF NOT FOUND THEN RETURN NULL; END IF;
   IF k.revoked_at IS NOT NULL THEN RETURN jsonb_build_object('revoked', true); END IF;
-  UPDATE api_keys SET last_used_at = now()
-   WHERE id = k.id AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => p_used_secs));
+  -- Most requests find last_used_at fresh and write nothing (the WHERE keeps racing twins to one write).
+  IF k.last_used_at IS NULL OR k.last_used_at < now() - make_interval(secs => p_used_secs) THEN
+    UPDATE api_keys SET last_used_at = now()
+     WHERE id = k.id AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => p_used_secs));
+  END IF;
   IF p_take_key OR p_take_ws THEN
     SELECT max(t.left_tokens) FILTER (WHERE t.name LIKE 'key:%'), bool_or(t.ok) FILTER (WHERE t.name LIKE 'key:%'), max(t.granted) FILTER (WHERE t.name LIKE 'key:%'),
            max(t.left_tokens) FILTER (WHERE t.name LIKE 'ws:%'), bool_or(t.ok) FILTER (WHERE t.name LIKE 'ws:%'), max(t.granted) FILTER (WHERE t.name LIKE 'ws:%')
