@@ -92,9 +92,9 @@ describe("per-channel isolation", () => {
     // One attempt at a time for the hanging channel: at most one is leased (attempted), the rest wait their turn.
     expect(stuckRows.filter((r) => r.attempts > 0).length).toBeLessThanOrEqual(1);
     expect(stuckRows.every((r) => r.status === "queued")).toBe(true);
-    for (const id of [discord.id, fast.id]) {
-      const rows = await db.select().from(notificationMessages).where(eq(notificationMessages.channelId, id));
-      expect(rows.map((r) => r.status)).toEqual(Array(6).fill("sent"));
-    }
+    // Each message is marked sent just after its receiver answered: wait for the last marks.
+    const statuses = async (id: string) => (await db.select().from(notificationMessages).where(eq(notificationMessages.channelId, id))).map((r) => r.status);
+    await until(async () => (await statuses(discord.id)).every((s) => s === "sent") && (await statuses(fast.id)).every((s) => s === "sent"));
+    for (const id of [discord.id, fast.id]) expect(await statuses(id)).toEqual(Array(6).fill("sent"));
   });
 });
