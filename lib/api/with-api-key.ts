@@ -93,10 +93,17 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
   };
 }
 
+/** The door's headers on the handler's response: set in place (a second Response would re-wrap its body's stream on every request). */
 function withHeaders(res: Response, headers: Headers): Response {
-  const out = new Response(res.body, res);
-  headers.forEach((v, k) => out.headers.set(k, v));
-  return out;
+  try {
+    headers.forEach((v, k) => res.headers.set(k, v));
+    return res;
+  } catch {
+    // Immutable headers (a response passed through from fetch): copy into a new one.
+    const out = new Response(res.body, res);
+    headers.forEach((v, k) => out.headers.set(k, v));
+    return out;
+  }
 }
 
 /** An agent-bound key acts only as its agent: any other agent's id is not found (SPEC §1). */
