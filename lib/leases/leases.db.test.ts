@@ -58,7 +58,8 @@ describe("leases over the API", () => {
     expect((await api("/api/v1/leases/verify", { key: keyA, body: { resource: "never:leased", fencing_token: 1 } })).json).toMatchObject({ valid: false, newest_fencing_token: 0 });
 
     const db = await getDb();
-    const types = (await db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspace.id))).map((e) => e.type).filter((t) => t.startsWith("lease."));
+    // In the event stream's order (an update moves a row in the heap, so an unordered read may not be).
+    const types = (await db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspace.id)).orderBy(webhookEvents.seq)).map((e) => e.type).filter((t) => t.startsWith("lease."));
     expect(types).toEqual(["lease.acquired", "lease.released", "lease.acquired"]);
     const actions = (await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id))).map((e) => e.action).filter((t) => t.startsWith("lease."));
     expect(actions.sort()).toEqual(["lease.acquired", "lease.acquired", "lease.released", "lease.renewed"]);
