@@ -10,6 +10,8 @@ import { createCalendar } from "../calendars/calendars";
 import { operatorActor } from "../actor";
 import { expireHolds } from "./expire-holds";
 import { holdSchema } from "./schemas";
+import { jsonValue } from "../../db/row-json";
+import { newId } from "../ids";
 
 setTestEnv({ HOLD_TTL_MIN_SECONDS: "1", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
@@ -40,6 +42,27 @@ describe("placing holds", () => {
 
     expect((await hold(key, cal.id, { start_time: T(17), end_time: T(18), priority: 50 })).status).toBe(201);
     expect((await hold(key, cal.id, { start_time: T(14), end_time: T(15), priority: 50 })).status).toBe(201);
+  });
+
+  it("refuses without writing: a refused placement takes no lock and no transaction id, a granted one does", async () => {
+    const { workspace, cal, key } = await setup();
+    expect((await hold(key, cal.id, { start_time: T(9), end_time: T(10), priority: 50 })).status).toBe(201);
+    const actor = JSON.stringify({ workspace_id: workspace.id, type: "operator", id: "test", agent_id: null, trace_id: null, request_id: null });
+    const db = await getDb();
+    // In one transaction: the placement, then whether it was given a transaction id (any write, a row lock included, takes one).
+    const attempt = (start: string, end: string) =>
+      db.transaction(async (tx) => {
+        const { rows } = await tx.execute<{ out: unknown }>(sql`
+          select agentdraft_place_hold(${actor}::jsonb, ${newId("hold")}, ${sql.param([cal.id])}::text[], ${start}::timestamptz, ${end}::timestamptz, 50, 60, '{}'::jsonb) as out`);
+        const xid = (await tx.execute<{ x: string | null }>(sql`select pg_current_xact_id_if_assigned()::text as x`)).rows[0]!.x;
+        return { out: jsonValue<Record<string, unknown>>(rows[0]!.out), xid };
+      });
+    const refused = await attempt(T(9, 30), T(10, 30));
+    expect(refused.out).toHaveProperty("conflicts");
+    expect(refused.xid).toBeNull();
+    const granted = await attempt(T(10), T(11));
+    expect(granted.out).toHaveProperty("hold");
+    expect(granted.xid).not.toBeNull();
   });
 
   it("preempts strictly lower live holds, tells their agent, and is refused by higher ones", async () => {
