@@ -25,6 +25,8 @@ const SCENARIOS = [
   { name: "200 calendars", calendars: 200, slots: 16 },
   { name: "one hot calendar", calendars: 1, slots: 4 },
 ];
+/** Seconds of uncounted load on each fresh server first: the rows measure a warm server (bench:cold-start measures a cold one). */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const RTT_MS = process.argv.includes("--rtt-ms") ? Number(process.argv[process.argv.indexOf("--rtt-ms") + 1]) : 1;
 const SLOT_MS = 30 * 60 * 1000;
 const DAY = Date.UTC(2035, 5, 1, 6);
@@ -96,6 +98,8 @@ try {
   const delays = db.label === "postgres" ? [0, RTT_MS] : [null];
   const setups = [];
   for (const delay of delays) for (const s of SCENARIOS) setups.push({ ...s, delay, ws: await newWorkspaceWithKey(`bench-holds-${s.calendars}-${delay}`) });
+  const warmups = new Map<number | null, Awaited<ReturnType<typeof newWorkspaceWithKey>>>();
+  for (const delay of delays) warmups.set(delay, await newWorkspaceWithKey(`bench-warmup-${delay}`));
   await closeDb();
 
   // 1. Over HTTP, against `next start`, its database direct or through the delaying proxy.
@@ -110,6 +114,15 @@ try {
     const server = await startNextServer({ ...serverDb, ...SERVER_ENV });
     const where = delay === null ? "" : `, ${delay} ms each way`;
     try {
+      // The first requests to each route load and compile its code: a few seconds of the same
+      // traffic on a workspace of its own, uncounted, so no row's p99 is the server's start-up.
+      if (WARMUP_SECONDS > 0) {
+        const warm = warmups.get(delay)!;
+        const load = { concurrency: AGENTS, seconds: WARMUP_SECONDS, onProgress: progress(`warm-up${where}`) };
+        await runHoldsScenario({ url: server.url, key: warm.key, calendarIds: await createCalendars(server.url, warm.key, 20, "warmup"), slots: 16, commitShare: 0.5 }, load);
+        await runLeasesScenario({ url: server.url, key: warm.key, resources: 20, prefix: "warmup" }, load);
+        process.stderr.write("\n");
+      }
       if (!bareRoute) {
         const client = httpClient(AGENTS);
         bareRoute = await runLoad({ concurrency: AGENTS, seconds: SECONDS, onProgress: progress("bare route /api/ping") }, async () => String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status));
