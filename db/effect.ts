@@ -32,6 +32,27 @@ export function replayingEffect<T>(out: unknown, fn: () => Promise<T>): Promise<
 /** Whether this runs as the replay of a stored statement result: its effect is answered, nothing is written. */
 export const replayingEffectNow = (): boolean => Boolean(current.getStore()?.replay);
 
+/**
+ * The API door deferred into the request's first effect statement (lib/api/admit-request.ts):
+ * `admit` is the door's call (it answers jsonb), `admits` a condition over that answer, named
+ * `d.door`. The effect runs only if the door admits, in the same statement, so a request costs
+ * one round trip, and a refused one (revoked key, rate limit) changes nothing.
+ */
+export type DeferredDoor = { admit: SQL; admits: SQL; answer?: unknown };
+const doors = new AsyncLocalStorage<DeferredDoor>();
+
+/** Thrown by an effect whose deferred door refused the request: nothing was changed; `door.answer` says why. */
+export class DoorRefusedError extends Error {
+  constructor() {
+    super("the API door refused the request");
+  }
+}
+
+/** Runs `fn` with the door deferred into its first effect statement (door.answer is set once one ran). */
+export function withDeferredDoor<T>(door: DeferredDoor, fn: () => Promise<T>): Promise<T> {
+  return doors.run(door, fn);
+}
+
 /** Whether an error thrown out of `capturingEffect` came after its statement had committed. */
 export const effectRan = (err: unknown): boolean => Boolean((err as { effectRan?: boolean } | null)?.effectRan);
 
@@ -50,6 +71,25 @@ export async function effect<T>(select: SQL, ctes?: SQL): Promise<T> {
   }
   const q = await queryable();
   const idem = scope?.capture;
+  const door = doors.getStore();
+  if (door && door.answer === undefined) {
+    type Row = { door: unknown; admitted: boolean; out?: unknown };
+    const settle = (row: Row | undefined) => {
+      door.answer = row?.door ?? null;
+      if (!row?.admitted) throw new DoorRefusedError();
+    };
+    if (!idem && !ctes) {
+      // The effect is an initplan of the CASE: PostgreSQL runs it only when the door has admitted.
+      const { rows } = await q.execute<Row>(sql`
+        select d.door, ${door.admits} as admitted, case when ${door.admits} then (select s.out from (${select}) s) end as out
+        from (select ${door.admit} as door) d`);
+      settle(rows[0]);
+      return jsonValue<T>(rows[0]!.out ?? null);
+    }
+    // Data-modifying CTEs run whether or not the query reads them: the door goes first, on its own.
+    const { rows } = await q.execute<Row>(sql`select d.door, ${door.admits} as admitted from (select ${door.admit} as door) d`);
+    settle(rows[0]);
+  }
   if (!idem) {
     const { rows } = await q.execute<{ out: unknown }>(ctes ? sql`with ${ctes} ${select}` : select);
     return jsonValue<T>(rows[0]?.out ?? null);

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { agents, type ApiKeyScope } from "../../db/schema";
 import { jsonValue, rowFromJson } from "../../db/row-json";
+import type { DeferredDoor } from "../../db/effect";
 import type { StoredResponse } from "./idempotency";
 import { AppError } from "../errors";
 import { env } from "../config/env";
@@ -51,31 +52,62 @@ export type Admitted = {
  * limit state goes into `headers`.
  */
 export async function admitRequest(req: Request, headers: Headers, idempotencyKey: string | null = null): Promise<Admitted> {
+  const door = prepareDoor(req, idempotencyKey);
+  const db = await getDb();
+  const { rows } = await db.execute<{ out: AdmitRow | string | null }>(sql`select ${door.call} as out`);
+  return settleDoor(door, rows[0]?.out ?? null, headers);
+}
+
+/**
+ * The door deferred into the request's one effect statement (db/effect.ts withDeferredDoor), for
+ * an operation whose state change is one statement: the key, its scopes, rate limits and
+ * revocation are decided in that statement, and the change happens only if the door admits.
+ * Possible once this instance has admitted the key (its workspace, agent and scopes never
+ * change; revocation is what the statement checks). Null otherwise: admit first.
+ */
+export function deferDoor(req: Request): (Admitted & { door: DeferredDoor; settle: (headers: Headers) => Admitted }) | null {
+  const hash = hashKey(bearerKey(req.headers.get("authorization")));
+  const key = identities.get(hash);
+  if (!key) return null;
+  const prepared = prepareDoor(req, null, hash);
+  const door: DeferredDoor = {
+    admit: prepared.call,
+    admits: sql`(d.door is not null and not (d.door->>'revoked')::boolean
+      and coalesce((d.door->>'key_allowed')::boolean, true) and coalesce((d.door->>'ws_allowed')::boolean, true))`,
+  };
+  return { key, traceId: prepared.traceId, stored: null, door, settle: (headers) => settleDoor(prepared, door.answer ?? null, headers) };
+}
+
+type PreparedDoor = ReturnType<typeof prepareDoor>;
+
+/** The door's statement for this request (agentdraft_admit), its leased tokens spent first. */
+function prepareDoor(req: Request, idempotencyKey: string | null, hashed?: string) {
   const traceId = readTraceId(req.headers);
-  const secret = bearerKey(req.headers.get("authorization"));
+  const hash = hashed ?? hashKey(bearerKey(req.headers.get("authorization")));
   const e = env();
   const perKey = { rate: e.API_RATE_LIMIT_PER_SECOND, burst: e.API_RATE_LIMIT_BURST };
   const perWorkspace = { rate: e.API_WORKSPACE_RATE_LIMIT_PER_SECOND, burst: e.API_WORKSPACE_RATE_LIMIT_BURST };
-  const hash = hashKey(secret);
   const keyBucket = `key:${hash}`;
-  const knownWorkspace = workspaceOfKey.get(hash);
+  const knownWorkspace = identities.get(hash)?.workspaceId;
   const keyLeased = spendLeased(keyBucket);
   const wsLeased = knownWorkspace ? spendLeased(`ws:${knownWorkspace}`) : null;
-  const db = await getDb();
-  const { rows } = await db.execute<{ out: AdmitRow | string | null }>(sql`
-    select agentdraft_admit(${hash}, ${idempotencyKey}, ${LAST_USED_PRECISION_SECONDS}::int,
+  const call = sql`agentdraft_admit(${hash}, ${idempotencyKey}, ${LAST_USED_PRECISION_SECONDS}::int,
       ${perKey.rate}::float8, ${perKey.burst}::float8, ${perWorkspace.rate}::float8, ${perWorkspace.burst}::float8,
-      ${!keyLeased}, ${!wsLeased}) as out`);
-  const row = rows[0]?.out ? jsonValue<AdmitRow>(rows[0].out) : undefined;
+      ${!keyLeased}, ${!wsLeased})`;
+  return { traceId, hash, keyBucket, keyLeased, wsLeased, perKey, perWorkspace, call };
+}
+
+/** What the door answered, as the request's key and limits (headers), or a 401 / 429. */
+function settleDoor(door: PreparedDoor, out: unknown, headers: Headers): Admitted {
+  const row = out ? jsonValue<AdmitRow>(out) : undefined;
   if (!row || row.revoked) {
-    dropLease(keyBucket);
-    workspaceOfKey.delete(hash);
+    dropLease(door.keyBucket);
+    identities.delete(door.hash);
     throw unauthorized(row ? "This API key has been revoked." : "This API key is not valid.");
   }
-  remember(hash, row.workspace_id);
   const wsBucket = `ws:${row.workspace_id}`;
-  const limit = leasedOrTaken(keyLeased, keyBucket, row.key_tokens, row.key_allowed, row.key_granted, perKey);
-  const workspace = leasedOrTaken(wsLeased, wsBucket, row.ws_tokens, row.ws_allowed, row.ws_granted, perWorkspace);
+  const limit = leasedOrTaken(door.keyLeased, door.keyBucket, row.key_tokens, row.key_allowed, row.key_granted, door.perKey);
+  const workspace = leasedOrTaken(door.wsLeased, wsBucket, row.ws_tokens, row.ws_allowed, row.ws_granted, door.perWorkspace);
   headers.set("ratelimit-limit", String(limit.limit));
   headers.set("ratelimit-remaining", String(limit.remaining));
   if (!limit.allowed) {
@@ -93,15 +125,20 @@ export async function admitRequest(req: Request, headers: Headers, idempotencyKe
     workspaceName: row.workspace_name,
     agent: row.agent ? rowFromJson(agents, row.agent) : null,
   };
-  return { key, traceId, stored: row.stored ?? null };
+  remember(door.hash, { id: key.id, workspaceId: key.workspaceId, agentId: key.agentId, scopes: key.scopes, mode: key.mode });
+  return { key, traceId: door.traceId, stored: row.stored ?? null };
 }
 
-/** The workspace of each key seen here (a key never changes workspace), to spend its leased workspace tokens before the lookup. */
-const workspaceOfKey = new Map<string, string>();
-function remember(hash: string, workspaceId: string) {
-  if (workspaceOfKey.has(hash)) return;
-  if (workspaceOfKey.size >= 10_000) workspaceOfKey.delete(workspaceOfKey.keys().next().value!);
-  workspaceOfKey.set(hash, workspaceId);
+/**
+ * Each key seen here, by hash, as far as it never changes (id, workspace, agent, scopes, mode):
+ * to spend its leased workspace tokens before the lookup, and to defer the door into a
+ * statement. A revoked or unknown key is forgotten by its 401.
+ */
+const identities = new Map<string, AuthenticatedKey>();
+function remember(hash: string, key: AuthenticatedKey) {
+  if (identities.has(hash)) return;
+  if (identities.size >= 10_000) identities.delete(identities.keys().next().value!);
+  identities.set(hash, key);
 }
 
 /** A bucket's answer: the token this instance spent from its lease, or the one (and the lease) the door took. */

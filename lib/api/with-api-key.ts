@@ -4,7 +4,8 @@ import { AppError } from "../errors";
 import { env } from "../config/env";
 import { assertReadyToServe } from "../config/startup-gate";
 import { requireScope, type AuthenticatedKey } from "./authenticate";
-import { admitRequest } from "./admit-request";
+import { admitRequest, deferDoor, type Admitted } from "./admit-request";
+import { DoorRefusedError, withDeferredDoor } from "../../db/effect";
 import { parseJsonBody, readBody } from "./read-body";
 import { isIdempotencyKey, runIdempotent, requestFingerprint, validateIdempotencyKey } from "./idempotency";
 import { problemResponse } from "./problem";
@@ -42,10 +43,13 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
   return async (req: Request, route?: RouteContext): Promise<Response> => {
     const requestId = newRequestId();
     const headers = new Headers({ "x-request-id": requestId });
+    let deferred: ReturnType<typeof deferDoor> = null;
     try {
       await assertReadyToServe();
       const idempotencyKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
-      const { key, traceId, stored } = await admitRequest(req, headers, idempotencyKey !== null && isIdempotencyKey(idempotencyKey) ? idempotencyKey : null);
+      // A one-statement change, untraced and without an Idempotency-Key, takes the door into its statement.
+      deferred = op.idempotency === "statement" && idempotencyKey === null && !req.headers.has("x-trace-id") ? deferDoor(req) : null;
+      const { key, traceId, stored } = deferred ?? (await admitRequest(req, headers, idempotencyKey !== null && isIdempotencyKey(idempotencyKey) ? idempotencyKey : null));
       requireScope(key, op.scope);
 
       const url = new URL(req.url);
@@ -83,14 +87,34 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
           stored,
           statement: op.idempotency === "statement",
         });
+      } else if (deferred) {
+        const door = deferred;
+        res = await withDeferredDoor(door.door, () => handler(ctx));
+        deferred = null; // passed below: a refusal there is the answer, not a second door
+        await passDoor(door, req, headers);
       } else {
         res = await handler(ctx);
       }
       return withHeaders(res, headers);
     } catch (err) {
-      return problemResponse(err, requestId, headers);
+      if (!deferred) return problemResponse(err, requestId, headers);
+      // The door's answer comes first, as if it had run before anything else: 401 or 429 over the request's own error.
+      try {
+        await passDoor(deferred, req, headers);
+      } catch (refused) {
+        return problemResponse(refused, requestId, headers);
+      }
+      return problemResponse(err instanceof DoorRefusedError ? new Error("the door refused a request it then admitted") : err, requestId, headers);
     }
   };
+}
+
+/**
+ * A deferred door's verdict: what the request's statement answered for it, or, when no effect
+ * statement ran (the request failed before one), the door on its own. Throws its 401 or 429.
+ */
+async function passDoor(deferred: NonNullable<ReturnType<typeof deferDoor>>, req: Request, headers: Headers): Promise<Admitted> {
+  return deferred.door.answer === undefined ? admitRequest(req, headers) : deferred.settle(headers);
 }
 
 /** The door's headers on the handler's response: set in place (a second Response would re-wrap its body's stream on every request). */
