@@ -18,6 +18,7 @@ describe("audit trail", () => {
     const created = await api("/api/v1/agents", { key, body: { name: "audited" }, headers: { "x-trace-id": "trace-abc" } });
     expect(created.status).toBe(201);
 
+    await sealWorkspace(workspace.id); // the list shows chained entries; another file's sealer may be busy (one database)
     const res = await api("/api/v1/audit", { key });
     expect(res.status).toBe(200);
     const [latest, ...older] = res.json.data;
@@ -44,6 +45,7 @@ describe("audit trail", () => {
     const a = (await api("/api/v1/agents", { key, body: { name: "a" }, headers: { "x-trace-id": "t-1" } })).json;
     const b = (await api("/api/v1/agents", { key, body: { name: "b" }, headers: { "x-trace-id": "t-2" } })).json;
     const ids = async (q: string) => (await api(`/api/v1/audit?${q}`, { key })).json.data.map((e: { resource: { id: string } }) => e.resource.id);
+    await sealWorkspace(workspace.id); // the list shows chained entries; another file's sealer may be busy (one database)
 
     expect(await ids(`resource_id=${a.id}`)).toEqual([a.id]);
     expect(await ids(`agent_id=${b.id}`)).toEqual([b.id]);
@@ -60,6 +62,7 @@ describe("audit trail", () => {
     const { workspace } = await newWorkspace();
     const { key } = await newKey(workspace.id);
     for (const name of ["p1", "p2", "p3"]) await api("/api/v1/agents", { key, body: { name } });
+    await sealWorkspace(workspace.id); // the list shows chained entries; another file's sealer may be busy (one database)
     const first = (await api("/api/v1/audit?limit=2", { key })).json;
     expect(first.has_more).toBe(true);
     const second = (await api(`/api/v1/audit?limit=2&starting_after=${first.data[1].id}`, { key })).json;
@@ -78,6 +81,7 @@ describe("audit trail", () => {
     const mine = await newAgent(workspace.id, "mine");
     const other = await newAgent(workspace.id, "other");
     const { key } = await newKey(workspace.id, { agent_id: mine.id });
+    await sealWorkspace(workspace.id); // the list shows chained entries; another file's sealer may be busy (one database)
     const res = await api("/api/v1/audit", { key });
     expect(res.json.data.map((e: { agent_id: string }) => e.agent_id)).toEqual([mine.id, mine.id]); // key + agent creation
     expect((await api(`/api/v1/audit?agent_id=${other.id}`, { key })).status).toBe(404);
@@ -87,6 +91,7 @@ describe("audit trail", () => {
     const { workspace } = await newWorkspace();
     const { key } = await newKey(workspace.id);
     await api("/api/v1/agents", { key, body: { name: "dup" } });
+    await sealWorkspace(workspace.id); // the list shows chained entries; another file's sealer may be busy (one database)
     const before = (await api("/api/v1/audit", { key })).json.data.length;
     expect((await api("/api/v1/agents", { key, body: { name: "dup" } })).status).toBe(409);
     expect((await api("/api/v1/audit", { key })).json.data.length).toBe(before);
@@ -97,6 +102,7 @@ describe("audit trail", () => {
     const { workspace } = await newWorkspace();
     const { key } = await newKey(workspace.id);
     for (let i = 0; i < 7; i++) await api("/api/v1/agents", { key, body: { name: `e${i}` } });
+    await sealWorkspace(workspace.id); // the export is of chained entries; another file's sealer may be busy (one database)
     const res = await fetch(`${url()}/api/v1/audit/export`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/jsonl; charset=utf-8");
