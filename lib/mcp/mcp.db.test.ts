@@ -239,11 +239,11 @@ describe("MCP server at /api/mcp", () => {
     const cal = (await api("/api/v1/calendars", { key: admin, body: { name: "Room" } })).json;
     const client = await connect(key);
     const hold = (await call(client, "place_hold", { calendar_ids: [cal.id], start_time: hour(9), end_time: hour(10) })).structuredContent;
+    await sealWorkspace(workspace.id); // the tool lists chained entries; another file's open transaction can hold sealing back (one database)
     const entries = await call(client, "query_audit", { resource_id: hold.id });
     expect(entries.structuredContent.data).toEqual([expect.objectContaining({ action: "hold.created", agent_id: agent.id, resource: expect.objectContaining({ id: hold.id }) })]);
     // The admin's calendar.created is not this agent's entry.
     expect((await call(client, "query_audit", { action: "calendar.*" })).structuredContent.data).toEqual([]);
-    await sealWorkspace(workspace.id); // the tool's own seal returns at once while another file's sealer runs (one database)
     const verified = await call(client, "verify_audit_chain");
     expect(verified.structuredContent).toMatchObject({ object: "audit_verification", valid: true });
     expect(verified.structuredContent.entries_checked).toBeGreaterThan(0);
