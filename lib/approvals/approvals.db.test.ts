@@ -109,7 +109,8 @@ describe("approvals", () => {
     await db.update(approvals).set({ expiresAt: sql`clock_timestamp() - interval '1 second'` }).where(eq(approvals.id, appr.id));
     expect((await api(`/api/v1/approvals/${appr.id}`, { key })).json.status).toBe("expired");
     await expect(decideApproval(owner.actor, appr.id, "approve")).rejects.toMatchObject({ code: "conflict" });
-    expect(await expireApprovals()).toBeGreaterThanOrEqual(1);
+    // Its count would include other files' approvals, and another file's run may expire this one first (one database): this approval's outcome is checked below.
+    await expireApprovals();
     const after = (await api(`/api/v1/approvals/${appr.id}`, { key })).json;
     expect(after).toMatchObject({ status: "expired", receipt: expect.stringMatching(/^ey/) });
     const audit = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "approval.expired")));

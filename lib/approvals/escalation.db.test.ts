@@ -66,10 +66,12 @@ describe("approval escalation", () => {
     for (const id of [waiting.id, decidedLong.id]) await age(id, 11 * 60);
     await (await getDb()).update(approvals).set({ createdAt: sql`now() - interval '11 minutes'`, expiresAt: sql`now() - interval '1 second'` }).where(eq(approvals.id, expiredLong.id));
 
-    // Many runners at once: exactly one escalation.
-    const counts = await Promise.all(Array.from({ length: 6 }, () => escalateApprovals()));
+    // Many runners at once: exactly one escalation. Kept to this workspace: the counts would include
+    // other files' approvals (one database), and would take theirs from under them.
+    const mine = { workspaceId: workspace.id };
+    const counts = await Promise.all(Array.from({ length: 6 }, () => escalateApprovals(mine)));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
-    expect(await escalateApprovals()).toBe(0);
+    expect(await escalateApprovals(mine)).toBe(0);
 
     const rows = await (await getDb()).select().from(approvals).where(eq(approvals.workspaceId, workspace.id));
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -98,7 +100,7 @@ describe("approval escalation", () => {
     await newMember(workspace.id, "admin");
     const a = await ask(key);
     await age(a.id, 40 * 24 * 3600);
-    await escalateApprovals();
+    await escalateApprovals({ workspaceId: workspace.id });
     expect((await (await getDb()).select().from(approvals).where(eq(approvals.id, a.id)))[0]!.escalatedAt).toBeNull();
     expect(await escalationMail(workspace.id)).toEqual([]);
   });

@@ -107,7 +107,12 @@ export async function escalateApproval(approvalId: string): Promise<{ escalated:
 }
 
 /** Escalates every approval due for it now (tests and the CLI; in the server each approval is its own timer). */
-export const escalateApprovals = (): Promise<number> => drainDue(escalationSource, async (id) => (await escalateApproval(id)).escalated);
+/** Escalates every due approval (tests and the CLI); `workspaceId` keeps to one workspace's (tests share one database). */
+export const escalateApprovals = (o: { workspaceId?: string } = {}): Promise<number> =>
+  drainDue(
+    o.workspaceId ? () => sql`select * from (${escalationSource()}) as s where s.workspace_id = ${o.workspaceId}` : escalationSource,
+    async (id) => (await escalateApproval(id)).escalated,
+  );
 
 async function mailEscalation(q: Transaction, a: ApprovalRow, role: (typeof ESCALATION_ROLES)[number], seconds: number): Promise<void> {
   const decided = q.select({ id: approvalDecisions.memberId }).from(approvalDecisions).where(eq(approvalDecisions.approvalId, a.id));

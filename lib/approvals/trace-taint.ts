@@ -18,7 +18,7 @@ export async function traceTaint(workspaceId: string, traceId: string | undefine
     .select(traceStartColumns)
     .from(messages)
     .where(and(eq(messages.workspaceId, workspaceId), eq(messages.traceId, traceId), eq(messages.direction, "inbound")))
-    .orderBy(sql`${messages.createdAt}`)
+    .orderBy(sql`${messages.createdAt}`, messages.id) // the id breaks ties (copies stored in one transaction share created_at), as traceStartId does
     .limit(1);
   return m ? taintOf(m) : null;
 }
@@ -40,4 +40,4 @@ export const traceStartColumns = { id: messages.id, from: messages.from, headers
 
 /** The first received message of a trace (the one that started it), as a subquery of its id. */
 export const traceStartId = (workspaceId: string, traceId: string) =>
-  sql`(select m.id from messages m where m.workspace_id = ${workspaceId} and m.trace_id = ${traceId} and m.direction = 'inbound' order by m.created_at limit 1)`;
+  sql`(select m.id from messages m where m.workspace_id = ${workspaceId} and m.trace_id = ${traceId} and m.direction = 'inbound' order by m.created_at, m.id limit 1)`;

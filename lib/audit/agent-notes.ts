@@ -4,7 +4,7 @@ import { agents, auditEntries, type AuditEntryRow } from "../../db/schema";
 import { AppError } from "../errors";
 import type { Actor } from "../actor";
 import { appendAudit } from "./append-audit";
-import { sealAuditChain } from "./seal-chain";
+import { sealBeforeRead } from "./seal-chain";
 import type { AgentNoteInput } from "./note-schemas";
 
 const field = (name: string, message: string) => new AppError("validation_failed", message, { errors: [{ field: name, message }] });
@@ -45,7 +45,7 @@ export async function addAgentNote(actor: Actor, n: AgentNoteInput): Promise<Aud
       },
     ]),
   );
-  await sealAuditChain();
+  await sealBeforeRead();
   const [sealed] = await (await queryable()).select().from(auditEntries).where(eq(auditEntries.id, entry!.id));
   return sealed ?? entry!;
 }

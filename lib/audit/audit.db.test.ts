@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../test/helpers/api-client";
 import { newAgent, newKey, newWorkspace } from "../../test/helpers/fixtures";
+import { holdBackSealing, sealWorkspace } from "../../test/helpers/audit";
 import { getDb } from "../../db/client";
 import { auditEntries } from "../../db/schema";
 import { auditEntrySchema, chainVerificationSchema } from "./schemas";
@@ -17,6 +18,7 @@ describe("audit trail", () => {
     const created = await api("/api/v1/agents", { key, body: { name: "audited" }, headers: { "x-trace-id": "trace-abc" } });
     expect(created.status).toBe(201);
 
+    await sealWorkspace(workspace.id); // the list shows chained entries; another file's sealer may be busy (one database)
     const res = await api("/api/v1/audit", { key });
     expect(res.status).toBe(200);
     const [latest, ...older] = res.json.data;
@@ -43,6 +45,7 @@ describe("audit trail", () => {
     const a = (await api("/api/v1/agents", { key, body: { name: "a" }, headers: { "x-trace-id": "t-1" } })).json;
     const b = (await api("/api/v1/agents", { key, body: { name: "b" }, headers: { "x-trace-id": "t-2" } })).json;
     const ids = async (q: string) => (await api(`/api/v1/audit?${q}`, { key })).json.data.map((e: { resource: { id: string } }) => e.resource.id);
+    await sealWorkspace(workspace.id); // the list shows chained entries; another file's sealer may be busy (one database)
 
     expect(await ids(`resource_id=${a.id}`)).toEqual([a.id]);
     expect(await ids(`agent_id=${b.id}`)).toEqual([b.id]);
@@ -59,6 +62,7 @@ describe("audit trail", () => {
     const { workspace } = await newWorkspace();
     const { key } = await newKey(workspace.id);
     for (const name of ["p1", "p2", "p3"]) await api("/api/v1/agents", { key, body: { name } });
+    await sealWorkspace(workspace.id); // the list shows chained entries; another file's sealer may be busy (one database)
     const first = (await api("/api/v1/audit?limit=2", { key })).json;
     expect(first.has_more).toBe(true);
     const second = (await api(`/api/v1/audit?limit=2&starting_after=${first.data[1].id}`, { key })).json;
@@ -77,6 +81,7 @@ describe("audit trail", () => {
     const mine = await newAgent(workspace.id, "mine");
     const other = await newAgent(workspace.id, "other");
     const { key } = await newKey(workspace.id, { agent_id: mine.id });
+    await sealWorkspace(workspace.id); // the list shows chained entries; another file's sealer may be busy (one database)
     const res = await api("/api/v1/audit", { key });
     expect(res.json.data.map((e: { agent_id: string }) => e.agent_id)).toEqual([mine.id, mine.id]); // key + agent creation
     expect((await api(`/api/v1/audit?agent_id=${other.id}`, { key })).status).toBe(404);
@@ -86,6 +91,7 @@ describe("audit trail", () => {
     const { workspace } = await newWorkspace();
     const { key } = await newKey(workspace.id);
     await api("/api/v1/agents", { key, body: { name: "dup" } });
+    await sealWorkspace(workspace.id); // the list shows chained entries; another file's sealer may be busy (one database)
     const before = (await api("/api/v1/audit", { key })).json.data.length;
     expect((await api("/api/v1/agents", { key, body: { name: "dup" } })).status).toBe(409);
     expect((await api("/api/v1/audit", { key })).json.data.length).toBe(before);
@@ -96,6 +102,7 @@ describe("audit trail", () => {
     const { workspace } = await newWorkspace();
     const { key } = await newKey(workspace.id);
     for (let i = 0; i < 7; i++) await api("/api/v1/agents", { key, body: { name: `e${i}` } });
+    await sealWorkspace(workspace.id); // the export is of chained entries; another file's sealer may be busy (one database)
     const res = await fetch(`${url()}/api/v1/audit/export`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/jsonl; charset=utf-8");
@@ -132,20 +139,29 @@ describe("the database keeps the trail append-only", () => {
 
 describe("sealing", () => {
   it("chains entries after their transactions commit; a sealed entry, or an unsealed one's content, cannot change", async () => {
-    const { workspace } = await newWorkspace();
     const db = await getDb();
-    const [unsealed] = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id));
-    expect(unsealed).toMatchObject({ seq: null, hash: null, prevHash: null });
-    await expect(db.execute(sql`update audit_entries set summary = '{"name":"forged"}'::jsonb where id = ${unsealed!.id}`)).rejects.toThrow();
-    await expect(
-      db.execute(sql`update audit_entries set seq = 1, prev_hash = 'x', hash = 'y', action = 'forged' where id = ${unsealed!.id}`),
-    ).rejects.toThrow();
+    // Another file's sealer (one shared database) would chain the entry at any moment: held back while we look.
+    const release = await holdBackSealing();
+    let unsealed: typeof auditEntries.$inferSelect | undefined;
+    try {
+      const { workspace } = await newWorkspace();
+      [unsealed] = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id));
+      expect(unsealed).toMatchObject({ seq: null, hash: null, prevHash: null });
+      await expect(db.execute(sql`update audit_entries set summary = '{"name":"forged"}'::jsonb where id = ${unsealed!.id}`)).rejects.toThrow();
+      await expect(
+        db.execute(sql`update audit_entries set seq = 1, prev_hash = 'x', hash = 'y', action = 'forged' where id = ${unsealed!.id}`),
+      ).rejects.toThrow();
+    } finally {
+      await release();
+    }
 
-    expect(await sealAuditChain()).toBeGreaterThanOrEqual(1);
+    await sealWorkspace(unsealed!.workspaceId);
     const [sealed] = await db.select().from(auditEntries).where(eq(auditEntries.id, unsealed!.id));
     expect(sealed).toMatchObject({ seq: 1, prevHash: GENESIS_HASH, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     await expect(db.execute(sql`update audit_entries set hash = ${"0".repeat(64)} where id = ${unsealed!.id}`)).rejects.toThrow();
-    expect(await sealAuditChain()).toBe(0);
+    // Sealing again leaves a sealed entry as it is (its count would include other files' entries: one database).
+    await sealAuditChain();
+    expect(await db.select().from(auditEntries).where(eq(auditEntries.id, unsealed!.id))).toEqual([sealed]);
   });
 
   it("keeps one linear chain when writers and sealers run at once", async () => {
@@ -157,6 +173,7 @@ describe("sealing", () => {
       return sealAuditChain();
     }));
     await Promise.all([writes, seals]);
+    await sealWorkspace(workspace.id); // each sealAuditChain() above may have found another file's sealer busy (one database)
     expect((await api("/api/v1/audit/verify", { key })).json).toMatchObject({ valid: true, entries_checked: 32 });
   });
 });
@@ -166,6 +183,7 @@ describe("GET /v1/audit/verify", () => {
     const { workspace } = await newWorkspace();
     const { key } = await newKey(workspace.id);
     for (const name of ["v1", "v2", "v3"]) await api("/api/v1/agents", { key, body: { name } });
+    await sealWorkspace(workspace.id); // verify's own seal returns at once while another file's sealer runs (one database)
     const ok = await api("/api/v1/audit/verify", { key });
     expect(chainVerificationSchema.parse(ok.json)).toMatchObject({ valid: true, entries_checked: 5, head: { seq: 5 }, first_broken: null });
 
@@ -188,7 +206,7 @@ describe("GET /v1/audit/verify", () => {
     const { workspace } = await newWorkspace();
     const { key } = await newKey(workspace.id);
     for (const name of ["w1", "w2"]) await api("/api/v1/agents", { key, body: { name } });
-    await sealAuditChain();
+    await sealWorkspace(workspace.id);
     const db = await getDb();
     const rows = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id)).orderBy(auditEntries.seq);
     const victim = rows[1]!;
@@ -220,7 +238,7 @@ describe("GET /v1/audit/verify", () => {
       Array.from({ length: 40 }, (_, i) => api("/api/v1/agents", { key, body: { name: `writer-${i}` }, headers: { "x-trace-id": `w-${i}` } })),
     );
     expect(results.map((r) => r.status)).toEqual(Array(40).fill(201));
-    await sealAuditChain();
+    await sealWorkspace(workspace.id);
     const db = await getDb();
     const rows = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id)).orderBy(auditEntries.seq);
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 42 }, (_, i) => i + 1));

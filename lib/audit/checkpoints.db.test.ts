@@ -3,10 +3,11 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../test/helpers/api-client";
 import { newAgent, newKey, newWorkspace } from "../../test/helpers/fixtures";
 import { setTestEnv } from "../../test/helpers/env";
+import { sealWorkspace } from "../../test/helpers/audit";
 import { getDb } from "../../db/client";
 import { auditCheckpoints, auditEntries, auditHeads } from "../../db/schema";
 import { entryHash, GENESIS_HASH } from "./chain";
-import { sealAuditChain, sealAuditWork } from "./seal-chain";
+import { sealAuditWork } from "./seal-chain";
 import { checkpointSource, CHECKPOINT_INTERVAL_MS, signCheckpoint } from "./checkpoints";
 import { verifyChain } from "./verify-chain";
 import { runCli } from "../cli/main";
@@ -19,7 +20,7 @@ async function trail(entries = 4) {
   const { workspace } = await newWorkspace();
   for (let i = 0; i < entries; i++) await newAgent(workspace.id, `agent-${i}`);
   const { key } = await newKey(workspace.id, { scopes: ["audit"] });
-  await sealAuditChain();
+  await sealWorkspace(workspace.id); // not one sealAuditChain(): another file's sealer may hold its lock (one database)
   return { workspace, key };
 }
 
@@ -145,6 +146,7 @@ describe("signed checkpoints anchor the audit chain", () => {
 
     await newAgent(workspace.id, "later");
     await sealAuditWork();
+    await sealWorkspace(workspace.id); // the job's run may have found another file's sealer busy (one database): sealed by now
     const [next] = await due();
     const [latest] = await db.select().from(auditCheckpoints).where(eq(auditCheckpoints.workspaceId, workspace.id));
     expect(new Date(next!.due_at).getTime()).toBe(latest!.signedAt.getTime() + CHECKPOINT_INTERVAL_MS);

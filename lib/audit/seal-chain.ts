@@ -38,13 +38,18 @@ export async function sealAuditWork(): Promise<{ sealed: number; retryAt?: Date 
  * Entries whose writing transaction is older than the snapshot's xmin are final: every
  * transaction that could still add an entry before them has ended. Those are given their
  * workspace's next `seq`, `prev_hash` and `hash`, in insertion order, and the head moves.
- * One sealer at a time (a transaction-scoped advisory lock); others return at once.
+ * One sealer at a time (a transaction-scoped advisory lock); others return at once, or with
+ * `wait` wait for it to finish and then seal what is left.
  */
-export async function sealAuditChain(batch = 2000): Promise<number> {
+export async function sealAuditChain(batch = 2000, opts: { wait?: boolean } = {}): Promise<number> {
   let total = 0;
   for (;;) {
     const sealed = await transaction(async (tx) => {
-      const { rows } = await tx.execute<{ got: boolean }>(sql`select pg_try_advisory_xact_lock(hashtext('agentdraft:audit-seal')) as got`);
+      const { rows } = await tx.execute<{ got: boolean }>(
+        opts.wait
+          ? sql`select true as got from (select pg_advisory_xact_lock(hashtext('agentdraft:audit-seal'))) as l`
+          : sql`select pg_try_advisory_xact_lock(hashtext('agentdraft:audit-seal')) as got`,
+      );
       if (!rows[0]?.got) return -1;
       const pending = await tx
         .select()
@@ -84,3 +89,10 @@ export async function sealAuditChain(batch = 2000): Promise<number> {
     if (sealed < batch) return total;
   }
 }
+
+/**
+ * Before a read that shows chained entries (the list, the export, verification, a note's answer):
+ * seals what is final, waiting for a sealer that is running instead of returning at once, so a
+ * reader never misses entries that were final before it asked only because the job was busy.
+ */
+export const sealBeforeRead = (): Promise<number> => sealAuditChain(2000, { wait: true });

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, lte } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
 import { auditEntries, auditHeads } from "../../db/schema";
 import { entryHash, GENESIS_HASH } from "./chain";
-import { sealAuditChain } from "./seal-chain";
+import { sealBeforeRead } from "./seal-chain";
 import { latestCheckpoint, verifyCheckpoint } from "./checkpoints";
 
 export type BrokenLink = {
@@ -39,7 +39,7 @@ const BATCH = 1000;
  * rewrite of the whole chain, or a cut of its newest entries, is caught.
  */
 export async function verifyChain(workspaceId: string, opts: { checkpoint?: string } = {}): Promise<ChainVerification> {
-  await sealAuditChain();
+  await sealBeforeRead();
   const q = await queryable();
   const [head] = await q.select().from(auditHeads).where(eq(auditHeads.workspaceId, workspaceId));
   const tip = head ?? { seq: 0, hash: GENESIS_HASH };

@@ -238,7 +238,7 @@ export async function listProblemExports(workspaceId: string, limit = 50, provid
         provider ? ofProvider(provider) : undefined,
       ),
     )
-    .orderBy(desc(googleEventExports.updatedAt))
+    .orderBy(desc(googleEventExports.updatedAt), desc(googleEventExports.id))
     .limit(limit);
 }
 

@@ -221,8 +221,11 @@ export async function syncLinkWork(linkId: string): Promise<{ status: string; re
   return { status: result?.status ?? "skipped", retryAt: link?.nextSyncAt ?? null };
 }
 
-/** Syncs every link of the provider that is due now (tests and the CLI; in the server each link is its own run). */
-export async function syncDueLinks(provider: CalendarProvider, limit = 25): Promise<number> {
+/**
+ * Syncs every link of the provider that is due now (tests and the CLI; in the server each link is
+ * its own run). `workspaceId` keeps to one workspace's links (tests share one database).
+ */
+export async function syncDueLinks(provider: CalendarProvider, limit = 25, opts: { workspaceId?: string } = {}): Promise<number> {
   if (!provider.configured()) return 0;
   const q = await queryable();
   const due = await q
@@ -235,6 +238,7 @@ export async function syncDueLinks(provider: CalendarProvider, limit = 25): Prom
         or(isNull(googleCalendarLinks.leasedUntil), lt(googleCalendarLinks.leasedUntil, sql`now()`)),
         inArray(googleConnections.status, ["active", "error"]),
         eq(googleConnections.provider, provider.id),
+        opts.workspaceId ? eq(googleCalendarLinks.workspaceId, opts.workspaceId) : undefined,
       ),
     )
     .orderBy(googleCalendarLinks.nextSyncAt)

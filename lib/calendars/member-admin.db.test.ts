@@ -45,7 +45,8 @@ describe("an admin on the calendar page", () => {
     const [cancel] = await entries(workspace.id, "event.cancelled");
     expect(cancel).toMatchObject({ actorType: "member", actorId: member.id });
     const db = await getDb();
-    const outbox = await db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspace.id));
+    // In the outbox's order: an unordered read may return an updated row last.
+    const outbox = await db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspace.id)).orderBy(webhookEvents.seq);
     expect(outbox.filter((e) => ["hold.released", "event.cancelled"].includes(e.type)).map((e) => [e.type, e.agentId])).toEqual([
       ["hold.released", agent.id],
       ["event.cancelled", agent.id],

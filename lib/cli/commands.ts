@@ -19,7 +19,7 @@ import { loadtestCommand } from "./loadtest-command";
 import { smtpCommand } from "./smtp-command";
 import { env } from "../config/env";
 import { inviteFromCli } from "../invitations/invite-from-cli";
-import { sealAuditChain } from "../audit/seal-chain";
+import { sealBeforeRead } from "../audit/seal-chain";
 import { listCheckpoints, serializeCheckpoint, signCheckpoint } from "../audit/checkpoints";
 import { verifyChain } from "../audit/verify-chain";
 
@@ -199,7 +199,7 @@ export const COMMANDS: Record<string, Command> = {
     run: async (flags) => {
       const ws = await getWorkspace(required(flags, "workspace", COMMANDS["audit checkpoints"]!.usage));
       if (flags.sign) {
-        await sealAuditChain();
+        await sealBeforeRead();
         await signCheckpoint(ws.id);
       }
       const { items } = await listCheckpoints(ws.id, { limit: 100 });

@@ -23,7 +23,7 @@ const notify = (headers: Record<string, string>) => api("/api/google/notificatio
 describe("push notifications", () => {
   it("linking opens a channel at the public https address; only its own token gets a notification accepted", async () => {
     const fake = fakeGoogle();
-    const { link, gcal, calendar } = await linkedCalendar(fake);
+    const { link, gcal, calendar, workspace } = await linkedCalendar(fake);
     const row = await linkRow(link.id);
     const channel = fake.channels.get(row.channelId!)!;
     expect(channel).toMatchObject({ address: "https://agentdraft.example.test/api/google/notifications", calendarId: gcal, stopped: false });
@@ -59,7 +59,7 @@ describe("push notifications", () => {
     expect(accepted.status).toBe(200);
     expect(accepted.json).toMatchObject({ sync_scheduled: true });
     expect((await linkRow(link.id)).nextSyncAt.getTime()).toBeLessThanOrEqual(Date.now());
-    await syncDueLinks(1000);
+    await syncDueLinks(1000, { workspaceId: workspace.id }); // this workspace's: other files' due links (one database) belong to other fakes
     const busy = await db.select().from(externalBusyIntervals).where(eq(externalBusyIntervals.calendarId, calendar.id));
     expect(busy.map((b) => b.googleEventId)).toEqual(["pushed1"]);
   });

@@ -262,11 +262,12 @@ describe("quotas and failures", () => {
     const audit = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "calendar.sync_failed")));
     expect(audit).toMatchObject([{ outcome: "failed" }]);
 
-    // Not due yet: the job leaves it alone (other files' links may be due; this one is not); once due it recovers.
-    await syncDueLinks(1000);
+    // Not due yet: the job leaves it alone; once due it recovers. Kept to this workspace: another
+    // file's due links (one database) would be synced against this file's fake Google, and theirs fail.
+    await syncDueLinks(1000, { workspaceId: workspace.id });
     expect((await db.select().from(googleCalendarLinks).where(eq(googleCalendarLinks.id, link.id)))[0]).toMatchObject({ syncStatus: "failed", syncFailures: 2 });
     await db.update(googleCalendarLinks).set({ nextSyncAt: new Date(0) }).where(eq(googleCalendarLinks.id, link.id));
-    expect(await syncDueLinks(1000)).toBeGreaterThanOrEqual(1);
+    expect(await syncDueLinks(1000, { workspaceId: workspace.id })).toBe(1);
     const [ok] = await db.select().from(googleCalendarLinks).where(eq(googleCalendarLinks.id, link.id));
     expect(ok).toMatchObject({ syncStatus: "ok", syncFailures: 0, lastSyncError: null });
   });

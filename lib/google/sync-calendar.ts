@@ -8,8 +8,8 @@ export { syncLink, syncLinkWork, type SyncResult } from "../calendar-sync/sync-l
 /** After the transaction commits (or at once): sync this link now. */
 export const scheduleSync = (link: Pick<GoogleCalendarLinkRow, "id" | "workspaceId" | "connectionId">) => scheduleAnySync({ syncKind: SYNC_KIND }, link);
 
-/** Syncs every Google link that is due now (tests and the CLI; in the server each link is its own run). */
-export async function syncDueLinks(limit = 25): Promise<number> {
+/** Syncs every Google link that is due now (tests and the CLI; in the server each link is its own run); `workspaceId` keeps to one workspace's. */
+export async function syncDueLinks(limit = 25, opts: { workspaceId?: string } = {}): Promise<number> {
   const { googleProvider } = await import("./provider");
-  return syncDueLinksOf(googleProvider, limit);
+  return syncDueLinksOf(googleProvider, limit, opts);
 }

@@ -145,7 +145,8 @@ describe("expiry", () => {
     expect((await hold(key, cal.id, { start_time: T(13), end_time: T(14) })).status).toBe(201);
 
     // The job then records it and tells the agent.
-    expect(await expireHolds()).toBeGreaterThanOrEqual(1);
+    // Its count would include other files' holds, and another file's run may expire this one first (one database): this hold's outcome is checked below.
+    await expireHolds();
     const db = await getDb();
     const [row] = await db.select().from(holds).where(eq(holds.id, h.id));
     expect(row!.status).toBe("expired");

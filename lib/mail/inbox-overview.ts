@@ -33,7 +33,7 @@ export async function inboxOverview(actor: Actor) {
 export async function threadOverview(actor: Actor, inboxId: string, limit = 100) {
   const inbox = await getInbox(actor, inboxId);
   const q = await queryable();
-  const rows = await q.select().from(threads).where(eq(threads.inboxId, inboxId)).orderBy(desc(threads.lastMessageAt)).limit(limit);
+  const rows = await q.select().from(threads).where(eq(threads.inboxId, inboxId)).orderBy(desc(threads.lastMessageAt), desc(threads.id)).limit(limit);
   const counts = rows.length
     ? await q
         .select({

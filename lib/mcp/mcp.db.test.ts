@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { serveApiForTests } from "../../test/helpers/api-client";
 import { newAgent, newKey, newMember, newWorkspace } from "../../test/helpers/fixtures";
 import { setTestEnv } from "../../test/helpers/env";
+import { sealWorkspace } from "../../test/helpers/audit";
 import { composeMime } from "../../test/helpers/mime";
 import { getDb } from "../../db/client";
 import { holds } from "../../db/schema";
@@ -238,6 +239,7 @@ describe("MCP server at /api/mcp", () => {
     const cal = (await api("/api/v1/calendars", { key: admin, body: { name: "Room" } })).json;
     const client = await connect(key);
     const hold = (await call(client, "place_hold", { calendar_ids: [cal.id], start_time: hour(9), end_time: hour(10) })).structuredContent;
+    await sealWorkspace(workspace.id); // the tool lists chained entries; another file's open transaction can hold sealing back (one database)
     const entries = await call(client, "query_audit", { resource_id: hold.id });
     expect(entries.structuredContent.data).toEqual([expect.objectContaining({ action: "hold.created", agent_id: agent.id, resource: expect.objectContaining({ id: hold.id }) })]);
     // The admin's calendar.created is not this agent's entry.

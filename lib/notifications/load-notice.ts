@@ -29,7 +29,7 @@ export async function loadNotice(q: Queryable, m: NotificationMessageRow, channe
       .from(approvalDecisions)
       .leftJoin(members, eq(members.id, approvalDecisions.memberId))
       .where(eq(approvalDecisions.approvalId, a.approval.id))
-      .orderBy(asc(approvalDecisions.createdAt));
+      .orderBy(asc(approvalDecisions.createdAt), asc(approvalDecisions.id));
     const r = a.approval;
     return approvalNotice(
       {

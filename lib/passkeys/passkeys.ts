@@ -8,7 +8,7 @@ import { appendAudit, type AuditInput } from "../audit/append-audit";
 
 export async function listPasskeys(userId: string): Promise<AuthenticatorRow[]> {
   const q = await queryable();
-  return q.select().from(authenticators).where(eq(authenticators.userId, userId)).orderBy(asc(authenticators.createdAt));
+  return q.select().from(authenticators).where(eq(authenticators.userId, userId)).orderBy(asc(authenticators.createdAt), asc(authenticators.credentialID));
 }
 
 /** One audit entry per workspace the user belongs to (each workspace has its own chain). */

@@ -3,7 +3,7 @@ import { queryable } from "../../db/transaction";
 import { auditEntries, handoffs, type AuditEntryRow, type HandoffRow } from "../../db/schema";
 import { notFound } from "../errors";
 import { hashedFields } from "../audit/chain";
-import { sealAuditChain } from "../audit/seal-chain";
+import { sealBeforeRead } from "../audit/seal-chain";
 import { serializeHandoff } from "../handoffs/serialize";
 import { TRACE_SOURCES } from "./sources";
 import type { TraceItem } from "./trace-item";
@@ -82,7 +82,7 @@ const handoffItem = (n: Node): TraceItem => ({
  * nothing it may see is not found.
  */
 export async function buildTrace(viewer: TraceViewer, id: string) {
-  await sealAuditChain();
+  await sealBeforeRead();
   const rows = await traceHandoffs(viewer.workspaceId, id);
   const handoffIds = rows.map((h) => h.id);
   const traceIds = [...new Set([id, ...rows.flatMap((h) => [h.traceId, h.correlationId])])];
