@@ -52,7 +52,7 @@ async function open(config: DatabaseConfig): Promise<Opened> {
     case "pg": {
       const { default: pg } = await import("pg");
       const { drizzle } = await import("drizzle-orm/node-postgres");
-      const pool = new pg.Pool({ connectionString: config.url, max: config.poolMax });
+      const pool = new pg.Pool({ connectionString: config.url, max: config.poolMax, idleTimeoutMillis: config.idleTimeoutMs });
       pool.on("error", (err: Error) => console.error("[db] idle client error:", err.message));
       const db = drizzle({ client: pool, schema });
       return { db, driver: "pg", close: () => pool.end() };

@@ -21,7 +21,15 @@ describe("resolveDatabaseConfig", () => {
     expect(resolveDatabaseConfig({ ...base, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x" })).toMatchObject({
       driver: "pg",
       poolMax: 10,
+      idleTimeoutMs: 300_000, // a long-lived server keeps its connections and the plans Postgres cached on them
     });
+  });
+
+  it("closes idle connections soon on Neon (functions freeze) and late elsewhere, unless DATABASE_IDLE_TIMEOUT_MS says", () => {
+    const neonUrl = "postgres://u:p@ep-cool-pine-123456.us-east-2.aws.neon.tech/db?sslmode=require";
+    expect(resolveDatabaseConfig({ ...base, DATABASE_URL: neonUrl })).toMatchObject({ driver: "neon", idleTimeoutMs: 5_000 });
+    expect(resolveDatabaseConfig({ ...base, DATABASE_URL: neonUrl, DATABASE_IDLE_TIMEOUT_MS: 800 })).toMatchObject({ idleTimeoutMs: 800 });
+    expect(resolveDatabaseConfig({ ...base, DATABASE_URL: "postgres://localhost/x", DATABASE_IDLE_TIMEOUT_MS: 800 })).toMatchObject({ driver: "pg", idleTimeoutMs: 800 });
   });
 
   it.each([

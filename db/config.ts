@@ -4,7 +4,7 @@ import { ConfigError, env, type Env } from "../lib/config/env";
 export type DatabaseConfig =
   | { driver: "pglite"; dataDir: string }
   | { driver: "neon"; url: string; directUrl: string; wsProxy?: string; poolMax: number; idleTimeoutMs: number }
-  | { driver: "pg"; url: string; directUrl: string; poolMax: number };
+  | { driver: "pg"; url: string; directUrl: string; poolMax: number; idleTimeoutMs: number };
 
 export type DriverName = DatabaseConfig["driver"];
 
@@ -36,7 +36,8 @@ export function resolveDatabaseConfig(e: DatabaseEnv = env()): DatabaseConfig {
   if (e.DATABASE_DRIVER === "neon" || (!e.DATABASE_DRIVER && NEON_HOST.test(parsed.hostname))) {
     return { driver: "neon", url, directUrl: e.DATABASE_URL_UNPOOLED ?? url, wsProxy: e.NEON_WS_PROXY, poolMax: e.DATABASE_POOL_MAX, idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS ?? 5_000 };
   }
-  return { driver: "pg", url, directUrl: e.DATABASE_URL_UNPOOLED ?? url, poolMax: e.DATABASE_POOL_MAX };
+  // A long-lived server keeps an idle connection for minutes: Postgres caches the engine's plans per connection.
+  return { driver: "pg", url, directUrl: e.DATABASE_URL_UNPOOLED ?? url, poolMax: e.DATABASE_POOL_MAX, idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS ?? 300_000 };
 }
 
 /** The URL with its password removed, for logs and health output. */

@@ -11,7 +11,7 @@ const envSchema = z.object({
   NEON_WS_PROXY: z.string().trim().min(1).optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   /** Neon driver: an idle connection is closed after this long (short, so a frozen serverless instance keeps none that went stale). */
-  DATABASE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  DATABASE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
   /** Token bucket per API key: sustained requests per second, and the burst it allows. */
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
