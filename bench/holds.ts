@@ -27,6 +27,8 @@ const SCENARIOS = [
 ];
 /** Seconds of uncounted load on each fresh server first: the rows measure a warm server (bench:cold-start measures a cold one). */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+/** Each measured row's first second is not counted: 50 agents starting at once queue in step until they spread out. */
+const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 1);
 const RTT_MS = process.argv.includes("--rtt-ms") ? Number(process.argv[process.argv.indexOf("--rtt-ms") + 1]) : 1;
 const SLOT_MS = 30 * 60 * 1000;
 const DAY = Date.UTC(2035, 5, 1, 6);
@@ -88,7 +90,8 @@ const progress = (label: string) => (done: number, elapsed: number) =>
 
 type Row = { layer: string; scenario: string; summary: Summary; holds_per_s: number; conflicts: number; preemptions: number; double_bookings: number };
 const rows: Row[] = [];
-let bareRoute: Summary | undefined;
+/** The bare route, measured on the same server just before each scenario at 0 ms: its ratios' denominator, in the same conditions. */
+const bareBefore: Record<string, Summary> = {};
 const statements: Record<string, number> = {};
 const leaseRows: { where: string; scenario: string; bench: LeaseBench }[] = [];
 const db = await benchDatabase(process.argv);
@@ -123,18 +126,20 @@ try {
         await runLeasesScenario({ url: server.url, key: warm.key, resources: 20, prefix: "warmup" }, load);
         process.stderr.write("\n");
       }
-      if (!bareRoute) {
-        const client = httpClient(AGENTS);
-        bareRoute = await runLoad({ concurrency: AGENTS, seconds: SECONDS, onProgress: progress("bare route /api/ping") }, async () => String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status));
-        client.close();
-        process.stderr.write("\n");
-      }
       for (const s of setups.filter((x) => x.delay === delay)) {
         const calendarIds = await createCalendars(server.url, s.ws.key, s.calendars, "bench");
+        if (delay === 0 || delay === null) {
+          const client = httpClient(AGENTS);
+          bareBefore[s.name] = await runLoad({ concurrency: AGENTS, seconds: SECONDS / 2, settleSeconds: SETTLE_SECONDS, onProgress: progress(`bare route /api/ping, before ${s.name}`) }, async () =>
+            String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status),
+          );
+          client.close();
+          process.stderr.write("\n");
+        }
         if (proxy && delay === 0 && s.calendars === 1) Object.assign(statements, await countStatements(server.url, s.ws.key, calendarIds[0]!, proxy.statements));
         const summary = await runHoldsScenario(
           { url: server.url, key: s.ws.key, calendarIds, slots: s.slots, commitShare: 0.5 },
-          { concurrency: AGENTS, seconds: SECONDS, onProgress: progress(`HTTP, ${s.name}${where}`) },
+          { concurrency: AGENTS, seconds: SECONDS, settleSeconds: SETTLE_SECONDS, onProgress: progress(`HTTP, ${s.name}${where}`) },
         );
         process.stderr.write("\n");
         rows.push({ layer: `HTTP (next start)${where}`, scenario: s.name, summary, holds_per_s: 0, conflicts: 0, preemptions: 0, double_bookings: -1 });
@@ -170,7 +175,7 @@ try {
     const actor: Actor & { type: "key" } = { type: "key", workspaceId: ws.workspace.id, keyId: ws.keyRow.id, agentId: null };
     const cals: string[] = [];
     for (let i = 0; i < s.calendars; i++) cals.push((await createCalendar(actor, { name: `raw-${i}` })).id);
-    const summary = await runLoad({ concurrency: AGENTS, seconds: SECONDS, onProgress: progress(`database, ${s.name}`) }, async () => {
+    const summary = await runLoad({ concurrency: AGENTS, seconds: SECONDS, settleSeconds: SETTLE_SECONDS, onProgress: progress(`database, ${s.name}`) }, async () => {
       const { start, end } = pickSlot(s.slots);
       try {
         const { hold } = await placeHold(actor, {
@@ -206,7 +211,7 @@ try {
     const actor: Actor = { type: "operator", workspaceId: ws.workspace.id, name: "bench" };
     const cals: string[] = [];
     for (let i = 0; i < s.calendars; i++) cals.push((await createCalendar(actor, { name: `naive-${i}` })).id);
-    const summary = await runLoad({ concurrency: AGENTS, seconds: SECONDS, onProgress: progress(`naive, ${s.name}`) }, async () => {
+    const summary = await runLoad({ concurrency: AGENTS, seconds: SECONDS, settleSeconds: SETTLE_SECONDS, onProgress: progress(`naive, ${s.name}`) }, async () => {
       const { start, end } = pickSlot(s.slots);
       const ok = await naivePlaceHold(ws.workspace.id, cals[Math.floor(Math.random() * cals.length)]!, start, end, 50);
       return ok ? "granted" : "hold_conflict";
@@ -227,7 +232,7 @@ try {
   await db.drop();
 }
 
-console.log(`\nConflict engine — ${AGENTS} concurrent agents, ${SECONDS} s per row, database: ${db.label}, load generator on the same machine\n`);
+console.log(`\nConflict engine — ${AGENTS} concurrent agents, ${SECONDS} s per row (its first ${SETTLE_SECONDS} s uncounted), database: ${db.label}, load generator on the same machine\n`);
 console.log(
   table(
     rows.map((r) => ({
@@ -265,18 +270,21 @@ if (leaseRows.length) {
   );
 }
 const perSecond = (layer: string, scenario: string) => rows.find((r) => r.layer === layer && r.scenario === scenario)?.summary;
-if (bareRoute) console.log(`\nBare route (/api/ping, ${AGENTS} clients): ${bareRoute.per_second} req/s (p99 ${bareRoute.p99_ms} ms)`);
+const bares = Object.entries(bareBefore);
+if (bares.length) console.log(`\nBare route (/api/ping, ${AGENTS} clients, same server, just before each row): ${bares.map(([k, b]) => `before ${k} ${b.per_second} req/s (p99 ${b.p99_ms} ms)`).join(", ")}`);
 if (Object.keys(statements).length) console.log(`Statements sent to the database per request (API door included): ${Object.entries(statements).map(([k, v]) => `${k} ${v}`).join(", ")}`);
 const near = perSecond("HTTP (next start), 0 ms each way", "200 calendars");
 const hot = perSecond("HTTP (next start), 0 ms each way", "one hot calendar");
 const farNear = perSecond(`HTTP (next start), ${RTT_MS} ms each way`, "200 calendars");
 const farHot = perSecond(`HTTP (next start), ${RTT_MS} ms each way`, "one hot calendar");
 const ratios: { ratio: string; value: number; target: string }[] = [];
-if (bareRoute && near && hot && farNear && farHot) {
+const bareNear = bareBefore[SCENARIOS[0]!.name];
+const bareHot = bareBefore[SCENARIOS[1]!.name];
+if (bareNear && bareHot && near && hot && farNear && farHot) {
   const r = (x: number) => Math.round(x * 100) / 100;
   ratios.push(
-    { ratio: "HTTP attempts/s, 200 calendars × 2 ÷ bare route", value: r((near.per_second * 2) / bareRoute.per_second), target: "≥ 0.5" },
-    { ratio: "HTTP attempts/s, hot calendar ÷ bare route", value: r(hot.per_second / bareRoute.per_second), target: "≥ 0.6" },
+    { ratio: "HTTP attempts/s, 200 calendars × 2 ÷ bare route", value: r((near.per_second * 2) / bareNear.per_second), target: "≥ 0.5" },
+    { ratio: "HTTP attempts/s, hot calendar ÷ bare route", value: r(hot.per_second / bareHot.per_second), target: "≥ 0.6" },
     { ratio: `hot calendar, ${RTT_MS} ms each way ÷ 0 ms`, value: r(farHot.per_second / hot.per_second), target: "≥ 0.75" },
     { ratio: `200 calendars, ${RTT_MS} ms each way ÷ 0 ms`, value: r(farNear.per_second / near.per_second), target: "≥ 0.8" },
     { ratio: "p99 ms, 200 calendars (0 ms)", value: near.p99_ms, target: "≤ 400" },
@@ -285,5 +293,5 @@ if (bareRoute && near && hot && farNear && farHot) {
 }
 console.log("\nHTTP and database rows: an attempt is a placement, and each granted hold is then committed or released (latency covers both).");
 console.log("Naive rows: holds are only placed (no commit), so double bookings are overlapping held rows.");
-const file = writeResults(`holds-${db.label}`, { benchmark: "holds", database: db.label, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, machine: machine(), bare_route: bareRoute, statements, ratios, rows, leases: leaseRows });
+const file = writeResults(`holds-${db.label}`, { benchmark: "holds", database: db.label, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), bare_route: bareBefore, statements, ratios, rows, leases: leaseRows });
 console.log(`\nresults: ${file}\nreproduce: npm run bench:holds${db.label === "postgres" ? ` -- --db postgres --rtt-ms ${RTT_MS}` : ""}`);

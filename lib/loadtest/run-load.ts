@@ -7,6 +7,12 @@ export type LoadOptions = {
   seconds: number;
   /** Optional cap on the total number of tasks. */
   maxTasks?: number;
+  /**
+   * Tasks started in the first this-many seconds run but are not counted (nor is their time):
+   * clients that all start at once queue behind each other until they fall out of step, which
+   * is the start of a run, not its steady state.
+   */
+  settleSeconds?: number;
   /** Called about once a second while running. */
   onProgress?: (done: number, elapsedSeconds: number, outcomes: Record<string, number>) => void;
 };
@@ -20,6 +26,7 @@ export async function runLoad(options: LoadOptions, task: (client: number) => Pr
   const outcomes: Record<string, number> = {};
   const started = performance.now();
   const deadline = started + options.seconds * 1000;
+  const counted = started + (options.settleSeconds ?? 0) * 1000;
   const max = options.maxTasks ?? Number.POSITIVE_INFINITY;
   let issued = 0;
   const timer = options.onProgress
@@ -35,6 +42,7 @@ export async function runLoad(options: LoadOptions, task: (client: number) => Pr
       } catch (err) {
         outcome = `error:${(err as Error).message.slice(0, 40)}`;
       }
+      if (t0 < counted) continue;
       latencies.push(performance.now() - t0);
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     }
@@ -44,5 +52,5 @@ export async function runLoad(options: LoadOptions, task: (client: number) => Pr
   } finally {
     if (timer) clearInterval(timer);
   }
-  return summarize(latencies, (performance.now() - started) / 1000, outcomes);
+  return summarize(latencies, (performance.now() - Math.min(counted, performance.now())) / 1000, outcomes);
 }
