@@ -106,8 +106,10 @@ export async function escalateApproval(approvalId: string): Promise<{ escalated:
   });
 }
 
-/** Escalates every approval due for it now (tests and the CLI; in the server each approval is its own timer). */
-/** Escalates every due approval (tests and the CLI); `workspaceId` keeps to one workspace's (tests share one database). */
+/**
+ * Escalates every approval due for it now (tests and the CLI; in the server each approval is its
+ * own timer); `workspaceId` keeps to one workspace's (tests share one database).
+ */
 export const escalateApprovals = (o: { workspaceId?: string } = {}): Promise<number> =>
   drainDue(
     o.workspaceId ? () => sql`select * from (${escalationSource()}) as s where s.workspace_id = ${o.workspaceId}` : escalationSource,
