@@ -3,7 +3,7 @@
 -- record and, at commit, a wait for the WAL flush while later placements queued on the lock.
 -- This version checks once without the lock and refuses on what it sees; only a placement with
 -- no conflict in sight takes the locks and checks again, exactly as before. Same arguments,
--- same answers.
+-- same answers (external busy time names its own source, google or microsoft, as since 0042).
 CREATE OR REPLACE FUNCTION agentdraft_place_hold(p_actor jsonb, p_id text, p_calendar_ids text[], p_start timestamptz, p_end timestamptz,
   p_priority int, p_ttl int, p_metadata jsonb)
 RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $$
@@ -57,7 +57,7 @@ BEGIN
              'start_time', agentdraft_iso(e.start_time), 'end_time', agentdraft_iso(e.end_time)) ORDER BY e.start_time, e.id), '[]')
       INTO v_events FROM calendar_events e
      WHERE e.calendar_id = ANY(p_calendar_ids) AND e.status = 'confirmed' AND e.span && v_span;
-    SELECT coalesce(jsonb_agg(jsonb_build_object('type', 'external_busy', 'id', b.id, 'calendar_id', b.calendar_id, 'source', 'google',
+    SELECT coalesce(jsonb_agg(jsonb_build_object('type', 'external_busy', 'id', b.id, 'calendar_id', b.calendar_id, 'source', b.source,
              'start_time', agentdraft_iso(b.start_time), 'end_time', agentdraft_iso(b.end_time)) ORDER BY b.start_time, b.id), '[]')
       INTO v_external FROM external_busy_intervals b
      WHERE b.calendar_id = ANY(p_calendar_ids) AND b.span && v_span;
