@@ -1,8 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
 import { serveApiForTests } from "../../test/helpers/api-client";
+import { mcpClients } from "../../test/helpers/mcp-client";
 import { newAgent, newKey, newMember, newWorkspace } from "../../test/helpers/fixtures";
 import { setTestEnv } from "../../test/helpers/env";
 import { composeMime } from "../../test/helpers/mime";
@@ -13,20 +11,9 @@ import { decideApproval } from "../approvals/decide-approval";
 const SECRET = "inbound-secret-for-mcp-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api, url } = serveApiForTests();
+const { connect, call } = mcpClients(url);
 
-const open: Client[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
 
-async function connect(key: string) {
-  const client = new Client({ name: "agentdraft-tests", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url()}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-  open.push(client);
-  return client;
-}
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: any };
 
 async function setup() {
   const { workspace } = await newWorkspace();

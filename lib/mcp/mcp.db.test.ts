@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { serveApiForTests } from "../../test/helpers/api-client";
+import { mcpClients } from "../../test/helpers/mcp-client";
 import { newAgent, newKey, newMember, newWorkspace } from "../../test/helpers/fixtures";
 import { setTestEnv } from "../../test/helpers/env";
 import { sealWorkspace } from "../../test/helpers/audit";
@@ -17,24 +15,10 @@ import { MCP_TOOLS } from "./tools";
 const SECRET = "inbound-secret-for-mcp-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api, url } = serveApiForTests();
+const { connect, call } = mcpClients(url);
 
-const open: Client[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
 
-/** The official MCP client over Streamable HTTP, with the key as a bearer token. */
-async function connect(key?: string) {
-  const client = new Client({ name: "agentdraft-tests", version: "1.0.0" });
-  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url()}/api/mcp`), { requestInit: { headers } }));
-  open.push(client);
-  return client;
-}
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: any };
-}
 
 async function setup(scopes?: ("mail" | "calendar" | "approvals" | "audit" | "webhooks")[]) {
   const { workspace } = await newWorkspace();
