@@ -57,25 +57,19 @@ export async function listPolicies(workspaceId: string): Promise<ApprovalPolicyR
  */
 export async function policiesForKey(actor: Actor & { type: "key" }): Promise<ApprovalPolicyRow[]> {
   const q = await queryable();
-  return q
-    .select()
-    .from(approvalPolicies)
-    .where(and(eq(approvalPolicies.workspaceId, actor.workspaceId), actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : undefined))
-    .orderBy(approvalPolicies.actionClass, desc(approvalPolicies.id));
+  return q.select().from(approvalPolicies).where(visibleToKey(actor)).orderBy(approvalPolicies.actionClass, desc(approvalPolicies.id));
 }
+
+/** The rules a key may read: its workspace's; for an agent-bound key, those for any agent and for its own. */
+const visibleToKey = (actor: Actor & { type: "key" }) =>
+  and(eq(approvalPolicies.workspaceId, actor.workspaceId), actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : undefined);
 
 export async function getPolicyForKey(actor: Actor & { type: "key" }, id: string): Promise<ApprovalPolicyRow> {
   const q = await queryable();
   const [row] = await q
     .select()
     .from(approvalPolicies)
-    .where(
-      and(
-        eq(approvalPolicies.id, id),
-        eq(approvalPolicies.workspaceId, actor.workspaceId),
-        actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : undefined,
-      ),
-    );
+    .where(and(eq(approvalPolicies.id, id), visibleToKey(actor)));
   if (!row) throw notFound("approval policy", id);
   return row;
 }
