@@ -23,7 +23,7 @@ const pgliteByteaCodec = {
   parsers: { [BYTEA_OID]: (v: string) => Buffer.from(v.slice(2), "hex") },
 };
 
-type Opened = { db: Database; driver: DriverName; close: () => Promise<void> };
+type Opened = { db: Database; driver: DriverName; named?: boolean; close: () => Promise<void> };
 
 // Held on globalThis: Next.js may load this module once per route bundle, and PGlite
 // must be opened exactly once per process.
@@ -55,7 +55,7 @@ async function open(config: DatabaseConfig): Promise<Opened> {
       const pool = new pg.Pool({ connectionString: config.url, max: config.poolMax, idleTimeoutMillis: config.idleTimeoutMs });
       pool.on("error", (err: Error) => console.error("[db] idle client error:", err.message));
       const db = drizzle({ client: pool, schema });
-      return { db, driver: "pg", close: () => pool.end() };
+      return { db, driver: "pg", named: config.preparedStatements, close: () => pool.end() };
     }
   }
 }
@@ -79,6 +79,11 @@ export async function getDb(): Promise<Database> {
 
 export async function getDriver(): Promise<DriverName> {
   return (await opened()).driver;
+}
+
+/** Whether fixed statements run as named prepared statements (db/prepared.ts): node-postgres, unless DATABASE_PREPARED_STATEMENTS=off. */
+export async function namedStatementsConfigured(): Promise<boolean> {
+  return (await opened()).named === true;
 }
 
 export async function closeDb(): Promise<void> {

@@ -4,14 +4,14 @@ import { ConfigError, env, type Env } from "../lib/config/env";
 export type DatabaseConfig =
   | { driver: "pglite"; dataDir: string }
   | { driver: "neon"; url: string; directUrl: string; wsProxy?: string; poolMax: number; idleTimeoutMs: number }
-  | { driver: "pg"; url: string; directUrl: string; poolMax: number; idleTimeoutMs: number };
+  | { driver: "pg"; url: string; directUrl: string; poolMax: number; idleTimeoutMs: number; preparedStatements: boolean };
 
 export type DriverName = DatabaseConfig["driver"];
 
 const NEON_HOST = /\.neon\.(tech|build)$/i;
 
 /** Picks the driver from DATABASE_URL: unset → embedded PGlite, a Neon host → Neon, else node-postgres. */
-type DatabaseEnv = Pick<Env, "DATABASE_URL" | "DATABASE_DRIVER" | "AGENTDRAFT_DATA_DIR" | "NEON_WS_PROXY" | "DATABASE_POOL_MAX"> & Partial<Pick<Env, "DATABASE_URL_UNPOOLED" | "DATABASE_IDLE_TIMEOUT_MS">>;
+type DatabaseEnv = Pick<Env, "DATABASE_URL" | "DATABASE_DRIVER" | "AGENTDRAFT_DATA_DIR" | "NEON_WS_PROXY" | "DATABASE_POOL_MAX"> & Partial<Pick<Env, "DATABASE_URL_UNPOOLED" | "DATABASE_IDLE_TIMEOUT_MS" | "DATABASE_PREPARED_STATEMENTS">>;
 
 export function resolveDatabaseConfig(e: DatabaseEnv = env()): DatabaseConfig {
   const url = e.DATABASE_URL;
@@ -37,7 +37,7 @@ export function resolveDatabaseConfig(e: DatabaseEnv = env()): DatabaseConfig {
     return { driver: "neon", url, directUrl: e.DATABASE_URL_UNPOOLED ?? url, wsProxy: e.NEON_WS_PROXY, poolMax: e.DATABASE_POOL_MAX, idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS ?? 5_000 };
   }
   // A long-lived server keeps an idle connection for minutes: Postgres caches the engine's plans per connection.
-  return { driver: "pg", url, directUrl: e.DATABASE_URL_UNPOOLED ?? url, poolMax: e.DATABASE_POOL_MAX, idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS ?? 300_000 };
+  return { driver: "pg", url, directUrl: e.DATABASE_URL_UNPOOLED ?? url, poolMax: e.DATABASE_POOL_MAX, idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS ?? 300_000, preparedStatements: e.DATABASE_PREPARED_STATEMENTS !== "off" };
 }
 
 /** The URL with its password removed, for logs and health output. */

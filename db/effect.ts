@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { sql, type SQL } from "drizzle-orm";
 import { queryable } from "./transaction";
 import { jsonValue } from "./row-json";
+import { executeFixed } from "./prepared";
 
 /** The stored-response record an idempotent request's one statement writes beside its change. */
 export type StatementIdempotency = { apiKeyId: string; key: string; requestHash: string; expiresAt: Date };
@@ -80,22 +81,22 @@ export async function effect<T>(select: SQL, ctes?: SQL): Promise<T> {
     };
     if (!idem && !ctes) {
       // The effect is an initplan of the CASE: PostgreSQL runs it only when the door has admitted.
-      const { rows } = await q.execute<Row>(sql`
+      const { rows } = await executeFixed<Row>(q, sql`
         select d.door, ${door.admits} as admitted, case when ${door.admits} then (select s.out from (${select}) s) end as out
         from (select ${door.admit} as door) d`);
       settle(rows[0]);
       return jsonValue<T>(rows[0]!.out ?? null);
     }
     // Data-modifying CTEs run whether or not the query reads them: the door goes first, on its own.
-    const { rows } = await q.execute<Row>(sql`select d.door, ${door.admits} as admitted from (select ${door.admit} as door) d`);
+    const { rows } = await executeFixed<Row>(q, sql`select d.door, ${door.admits} as admitted from (select ${door.admit} as door) d`);
     settle(rows[0]);
   }
   if (!idem) {
-    const { rows } = await q.execute<{ out: unknown }>(ctes ? sql`with ${ctes} ${select}` : select);
+    const { rows } = await executeFixed<{ out: unknown }>(q, ctes ? sql`with ${ctes} ${select}` : select);
     return jsonValue<T>(rows[0]?.out ?? null);
   }
   if (scope.ran) throw new Error("an idempotent statement operation ran a second effect");
-  const { rows } = await q.execute<{ out: unknown }>(sql`
+  const { rows } = await executeFixed<{ out: unknown }>(q, sql`
     with ${ctes ? sql`${ctes}, ` : sql``}r as (${select}),
     i as (
       insert into idempotency_keys (api_key_id, key, request_hash, response_status, response_headers, response_body, result, expires_at)

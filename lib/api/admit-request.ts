@@ -3,6 +3,7 @@ import { getDb } from "../../db/client";
 import { agents, type ApiKeyScope } from "../../db/schema";
 import { jsonValue, rowFromJson } from "../../db/row-json";
 import type { DeferredDoor } from "../../db/effect";
+import { executeFixed } from "../../db/prepared";
 import type { StoredResponse } from "./idempotency";
 import { AppError } from "../errors";
 import { env } from "../config/env";
@@ -53,8 +54,7 @@ export type Admitted = {
  */
 export async function admitRequest(req: Request, headers: Headers, idempotencyKey: string | null = null): Promise<Admitted> {
   const door = prepareDoor(req, idempotencyKey);
-  const db = await getDb();
-  const { rows } = await db.execute<{ out: AdmitRow | string | null }>(sql`select ${door.call} as out`);
+  const { rows } = await executeFixed<{ out: AdmitRow | string | null }>(await getDb(), sql`select ${door.call} as out`);
   return settleDoor(door, rows[0]?.out ?? null, headers);
 }
 

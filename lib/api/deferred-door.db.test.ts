@@ -30,7 +30,8 @@ describe("the door inside the operation's statement", () => {
     const { key, place } = await setup();
     expect((await place(1)).status).toBe(201); // the first request admits the key on its own: two statements
     const db = await getDb();
-    const execute = vi.spyOn(db, "execute");
+    // Statements as the driver receives them (named prepared ones included: db/prepared.ts).
+    const execute = vi.spyOn((db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client, "query");
     try {
       const placed = await place(3);
       expect(placed.status).toBe(201);

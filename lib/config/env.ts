@@ -12,6 +12,8 @@ const envSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   /** Neon driver: an idle connection is closed after this long (short, so a frozen serverless instance keeps none that went stale). */
   DATABASE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  /** node-postgres: the request path's fixed statements as named prepared statements (db/prepared.ts); `off` behind a transaction-mode pooler that does not track them. */
+  DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
   /** Token bucket per API key: sustained requests per second, and the burst it allows. */
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),

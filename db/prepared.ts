@@ -1,0 +1,60 @@
+import { createHash } from "node:crypto";
+import type { SQL } from "drizzle-orm";
+import { getDb, namedStatementsConfigured, type Queryable } from "./client";
+import { sqlState } from "./errors";
+
+/**
+ * The request path's fixed statements (the API door, the conflict engine's one-statement
+ * changes) as named prepared statements on node-postgres: Postgres parses, analyses and plans
+ * each text once per connection and then only binds it. Without this, that was about a fifth of
+ * Postgres's CPU per hold request (perf, `npm run bench:holds`). Only statements whose text is
+ * fixed belong here (values are parameters), and at most MAX_NAMED texts get a name per process,
+ * so a text that varies can never pile up prepared statements on the server.
+ *
+ * Off for PGlite (one in-process connection, nothing to save) and Neon's driver (its pooler
+ * decides), and with DATABASE_PREPARED_STATEMENTS=off for node-postgres behind a pooler in
+ * transaction mode that does not track them (PgBouncer before 1.21). A statement such a pooler
+ * refuses turns them off for the process and, outside a transaction, runs again unnamed.
+ */
+const MAX_NAMED = 256;
+const names = new Map<string, string>();
+let disabled = false;
+
+type Internals = {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: false): { execute(): Promise<{ rows: unknown[] }> } };
+};
+
+const namedStatements = async (): Promise<boolean> => !disabled && (await namedStatementsConfigured());
+
+function nameFor(text: string): string | undefined {
+  const known = names.get(text);
+  if (known || names.size >= MAX_NAMED) return known;
+  const name = `agentdraft_${createHash("sha256").update(text).digest("base64url").slice(0, 22)}`;
+  names.set(text, name);
+  return name;
+}
+
+/** Prepared-statement errors a transaction-mode pooler causes: 26000 (not found on this server connection), 42P05 (already there). */
+const poolerRefused = (err: unknown) => ["26000", "42P05"].includes(sqlState(err) ?? "");
+
+/** Runs `query` (a statement of fixed text) on `q`, as a named prepared statement where that helps. */
+export async function executeFixed<R>(q: Queryable, query: SQL): Promise<{ rows: R[] }> {
+  const unnamed = async () => (await q.execute(query)) as unknown as { rows: R[] };
+  if (!(await namedStatements())) return unnamed();
+  const internals = q as unknown as Internals;
+  const compiled = internals.dialect.sqlToQuery(query);
+  const name = nameFor(compiled.sql);
+  if (!name) return unnamed();
+  try {
+    return (await internals.session.prepareQuery(compiled, undefined, name, false).execute()) as { rows: R[] };
+  } catch (err) {
+    if (!poolerRefused(err)) throw err;
+    disabled = true;
+    console.error(
+      "[db] the database refused a named prepared statement (a pooler in transaction mode?): statements run unnamed from now on. Set DATABASE_PREPARED_STATEMENTS=off to say so at start.",
+    );
+    if (q !== (await getDb())) throw err; // a transaction's statement failed: the transaction is gone
+    return unnamed();
+  }
+}
