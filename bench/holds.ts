@@ -25,8 +25,13 @@ const SCENARIOS = [
   { name: "200 calendars", calendars: 200, slots: 16 },
   { name: "one hot calendar", calendars: 1, slots: 4 },
 ];
-/** Seconds of uncounted load on each fresh server first: the rows measure a warm server (bench:cold-start measures a cold one). */
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+/**
+ * Seconds of uncounted load on each fresh server first: the rows measure a warm server
+ * (bench:cold-start measures a cold one): the hold and lease traffic, then the bare route,
+ * each this long. After 3 s, V8's compiler threads were still busy optimising the request path
+ * on this machine (perf: about a seventh of all CPU); after 10 s they are mostly idle.
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 /** Each measured row's first second is not counted: 50 agents starting at once queue in step until they spread out. */
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 1);
 const RTT_MS = process.argv.includes("--rtt-ms") ? Number(process.argv[process.argv.indexOf("--rtt-ms") + 1]) : 1;
@@ -90,8 +95,16 @@ const progress = (label: string) => (done: number, elapsed: number) =>
 
 type Row = { layer: string; scenario: string; summary: Summary; holds_per_s: number; conflicts: number; preemptions: number; double_bookings: number };
 const rows: Row[] = [];
-/** The bare route, measured on the same server just before each scenario at 0 ms: its ratios' denominator, in the same conditions. */
-const bareBefore: Record<string, Summary> = {};
+/**
+ * The bare route, measured on the same server just before and just after each scenario at 0 ms:
+ * the mean of the two is its ratios' denominator, so a machine whose speed drifts during a run
+ * (this one's bare route swings up to 2x within minutes) drifts both sides of the ratio alike.
+ */
+const bareAround: Record<string, { before: Summary; after: Summary }> = {};
+const bareRate = (name: string) => {
+  const b = bareAround[name];
+  return b ? (b.before.per_second + b.after.per_second) / 2 : undefined;
+};
 const statements: Record<string, number> = {};
 const leaseRows: { where: string; scenario: string; bench: LeaseBench }[] = [];
 const db = await benchDatabase(process.argv);
@@ -124,24 +137,32 @@ try {
         const load = { concurrency: AGENTS, seconds: WARMUP_SECONDS, onProgress: progress(`warm-up${where}`) };
         await runHoldsScenario({ url: server.url, key: warm.key, calendarIds: await createCalendars(server.url, warm.key, 20, "warmup"), slots: 16, commitShare: 0.5 }, load);
         await runLeasesScenario({ url: server.url, key: warm.key, resources: 20, prefix: "warmup" }, load);
+        // The bare route too: measured cold, its first row ran at 60 % of its later rate.
+        const client = httpClient(AGENTS);
+        await runLoad(load, async () => String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status));
+        client.close();
         process.stderr.write("\n");
       }
       for (const s of setups.filter((x) => x.delay === delay)) {
         const calendarIds = await createCalendars(server.url, s.ws.key, s.calendars, "bench");
-        if (delay === 0 || delay === null) {
+        const bare = async (when: "before" | "after") => {
           const client = httpClient(AGENTS);
-          bareBefore[s.name] = await runLoad({ concurrency: AGENTS, seconds: SECONDS / 2, settleSeconds: SETTLE_SECONDS, onProgress: progress(`bare route /api/ping, before ${s.name}`) }, async () =>
+          const summary = await runLoad({ concurrency: AGENTS, seconds: SECONDS / 2, settleSeconds: SETTLE_SECONDS, onProgress: progress(`bare route /api/ping, ${when} ${s.name}`) }, async () =>
             String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status),
           );
           client.close();
           process.stderr.write("\n");
-        }
+          return summary;
+        };
+        const measureBare = delay === 0 || delay === null;
+        const before = measureBare ? await bare("before") : undefined;
         if (proxy && delay === 0 && s.calendars === 1) Object.assign(statements, await countStatements(server.url, s.ws.key, calendarIds[0]!, proxy.statements));
         const summary = await runHoldsScenario(
           { url: server.url, key: s.ws.key, calendarIds, slots: s.slots, commitShare: 0.5 },
           { concurrency: AGENTS, seconds: SECONDS, settleSeconds: SETTLE_SECONDS, onProgress: progress(`HTTP, ${s.name}${where}`) },
         );
         process.stderr.write("\n");
+        if (before) bareAround[s.name] = { before, after: await bare("after") };
         rows.push({ layer: `HTTP (next start)${where}`, scenario: s.name, summary, holds_per_s: 0, conflicts: 0, preemptions: 0, double_bookings: -1 });
       }
       // Leases beside holds: the same agents on many resources, then on one hot resource.
@@ -270,28 +291,30 @@ if (leaseRows.length) {
   );
 }
 const perSecond = (layer: string, scenario: string) => rows.find((r) => r.layer === layer && r.scenario === scenario)?.summary;
-const bares = Object.entries(bareBefore);
-if (bares.length) console.log(`\nBare route (/api/ping, ${AGENTS} clients, same server, just before each row): ${bares.map(([k, b]) => `before ${k} ${b.per_second} req/s (p99 ${b.p99_ms} ms)`).join(", ")}`);
+const bares = Object.entries(bareAround);
+if (bares.length) console.log(`\nBare route (/api/ping, ${AGENTS} clients, same server, just before and after each row): ${bares.map(([k, b]) => `around ${k} ${b.before.per_second} and ${b.after.per_second} req/s`).join(", ")}`);
 if (Object.keys(statements).length) console.log(`Statements sent to the database per request (API door included): ${Object.entries(statements).map(([k, v]) => `${k} ${v}`).join(", ")}`);
 const near = perSecond("HTTP (next start), 0 ms each way", "200 calendars");
 const hot = perSecond("HTTP (next start), 0 ms each way", "one hot calendar");
 const farNear = perSecond(`HTTP (next start), ${RTT_MS} ms each way`, "200 calendars");
 const farHot = perSecond(`HTTP (next start), ${RTT_MS} ms each way`, "one hot calendar");
 const ratios: { ratio: string; value: number; target: string }[] = [];
-const bareNear = bareBefore[SCENARIOS[0]!.name];
-const bareHot = bareBefore[SCENARIOS[1]!.name];
+const bareNear = bareRate(SCENARIOS[0]!.name);
+const bareHot = bareRate(SCENARIOS[1]!.name);
 if (bareNear && bareHot && near && hot && farNear && farHot) {
   const r = (x: number) => Math.round(x * 100) / 100;
   ratios.push(
-    { ratio: "HTTP attempts/s, 200 calendars × 2 ÷ bare route", value: r((near.per_second * 2) / bareNear.per_second), target: "≥ 0.5" },
-    { ratio: "HTTP attempts/s, hot calendar ÷ bare route", value: r(hot.per_second / bareHot.per_second), target: "≥ 0.6" },
+    { ratio: "HTTP attempts/s, 200 calendars × 2 ÷ bare route", value: r((near.per_second * 2) / bareNear), target: "≥ 0.5" },
+    { ratio: "HTTP attempts/s, hot calendar ÷ bare route", value: r(hot.per_second / bareHot), target: "≥ 0.6" },
     { ratio: `hot calendar, ${RTT_MS} ms each way ÷ 0 ms`, value: r(farHot.per_second / hot.per_second), target: "≥ 0.75" },
     { ratio: `200 calendars, ${RTT_MS} ms each way ÷ 0 ms`, value: r(farNear.per_second / near.per_second), target: "≥ 0.8" },
     { ratio: "p99 ms, 200 calendars (0 ms)", value: near.p99_ms, target: "≤ 400" },
   );
   console.log(`\n${table(ratios.map((x) => ({ ...x, value: String(x.value) })))}`);
+  // Little's law: with every agent always waiting on an attempt, the mean latency is agents ÷ rate, and no percentile above the median can be lower.
+  console.log(`\n${AGENTS} agents at ${near.per_second} attempts/s (200 calendars): mean latency ${Math.round((AGENTS / near.per_second) * 1000)} ms by Little's law (agents ÷ rate); p50 ${near.p50_ms} ms, p99 ${near.p99_ms} ms.`);
 }
 console.log("\nHTTP and database rows: an attempt is a placement, and each granted hold is then committed or released (latency covers both).");
 console.log("Naive rows: holds are only placed (no commit), so double bookings are overlapping held rows.");
-const file = writeResults(`holds-${db.label}`, { benchmark: "holds", database: db.label, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), bare_route: bareBefore, statements, ratios, rows, leases: leaseRows });
+const file = writeResults(`holds-${db.label}`, { benchmark: "holds", database: db.label, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), bare_route: bareAround, statements, ratios, rows, leases: leaseRows });
 console.log(`\nresults: ${file}\nreproduce: npm run bench:holds${db.label === "postgres" ? ` -- --db postgres --rtt-ms ${RTT_MS}` : ""}`);
