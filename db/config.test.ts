@@ -22,7 +22,12 @@ describe("resolveDatabaseConfig", () => {
       driver: "pg",
       poolMax: 10,
       idleTimeoutMs: 300_000, // a long-lived server keeps its connections and the plans Postgres cached on them
+      preparedStatements: true,
     });
+  });
+
+  it("runs fixed statements unnamed on node-postgres when DATABASE_PREPARED_STATEMENTS=off (a pooler that does not track them)", () => {
+    expect(resolveDatabaseConfig({ ...base, DATABASE_URL: "postgres://localhost:6432/x", DATABASE_PREPARED_STATEMENTS: "off" })).toMatchObject({ driver: "pg", preparedStatements: false });
   });
 
   it("closes idle connections soon on Neon (functions freeze) and late elsewhere, unless DATABASE_IDLE_TIMEOUT_MS says", () => {
