@@ -1,7 +1,8 @@
 // npm run bench:cpu [-- --seconds N] — CPU time per request of each process on the hold path
 // (the Next.js server, the Postgres backends of the benchmark's database, the load generator),
-// beside the bare route. CPU time per request, unlike requests per second, barely moves when
-// other work shares the machine, so it shows where the hold path's cost goes.
+// beside the bare route, on a server warmed up first (BENCH_WARMUP_SECONDS, 10). CPU time per
+// request, unlike requests per second, barely moves when other work shares the machine, so it
+// shows where the hold path's cost goes.
 import fs from "node:fs";
 import { benchDatabase, connectBenchDatabase, startNextServer, SERVER_ENV, machine, writeResults } from "./setup";
 import { closeDb } from "../db/client";
@@ -68,9 +69,18 @@ async function measure(name: string, perAttempt: number, work: () => Promise<{ c
   return { name, requests, "server ms/req": per(serverMs), "postgres ms/req": per(pgMs), "load generator ms/req": per((self.user + self.system) / 1000) };
 }
 
+/** Uncounted load first, as bench:holds does: a server still compiling its request path costs more per request than a warm one. */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
+
 const rows = [];
 try {
   const client = httpClient(AGENTS);
+  if (WARMUP_SECONDS > 0) {
+    console.error(`warming the server up (${WARMUP_SECONDS} s of hold traffic, then of the bare route)…`);
+    const warm = await createCalendars(server.url, ws.key, 20, "warmup");
+    await runHoldsScenario({ url: server.url, key: ws.key, calendarIds: warm, slots: 16, commitShare: 0.5 }, { concurrency: AGENTS, seconds: WARMUP_SECONDS });
+    await runLoad({ concurrency: AGENTS, seconds: WARMUP_SECONDS }, async () => String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status));
+  }
   rows.push(
     await measure("bare route GET /api/ping", 1, async () => {
       const s = await runLoad({ concurrency: AGENTS, seconds: SECONDS }, async () => String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status));
