@@ -86,6 +86,11 @@ export async function namedStatementsConfigured(): Promise<boolean> {
   return (await opened()).named === true;
 }
 
+/** A pooler refused a named statement: this database handle runs them unnamed until it is closed. */
+export async function stopNamedStatements(): Promise<void> {
+  (await opened()).named = false;
+}
+
 export async function closeDb(): Promise<void> {
   const p = globalForDb.__agentdraftDb;
   globalForDb.__agentdraftDb = undefined;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { SQL } from "drizzle-orm";
-import { getDb, namedStatementsConfigured, type Queryable } from "./client";
+import { getDb, namedStatementsConfigured, stopNamedStatements, type Queryable } from "./client";
 import { sqlState } from "./errors";
 
 /**
@@ -14,18 +14,15 @@ import { sqlState } from "./errors";
  * Off for PGlite (one in-process connection, nothing to save) and Neon's driver (its pooler
  * decides), and with DATABASE_PREPARED_STATEMENTS=off for node-postgres behind a pooler in
  * transaction mode that does not track them (PgBouncer before 1.21). A statement such a pooler
- * refuses turns them off for the process and, outside a transaction, runs again unnamed.
+ * refuses turns them off for that database handle and, outside a transaction, runs again unnamed.
  */
 const MAX_NAMED = 256;
 const names = new Map<string, string>();
-let disabled = false;
 
 type Internals = {
   dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
   session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: false): { execute(): Promise<{ rows: unknown[] }> } };
 };
-
-const namedStatements = async (): Promise<boolean> => !disabled && (await namedStatementsConfigured());
 
 function nameFor(text: string): string | undefined {
   const known = names.get(text);
@@ -41,7 +38,7 @@ const poolerRefused = (err: unknown) => ["26000", "42P05"].includes(sqlState(err
 /** Runs `query` (a statement of fixed text) on `q`, as a named prepared statement where that helps. */
 export async function executeFixed<R>(q: Queryable, query: SQL): Promise<{ rows: R[] }> {
   const unnamed = async () => (await q.execute(query)) as unknown as { rows: R[] };
-  if (!(await namedStatements())) return unnamed();
+  if (!(await namedStatementsConfigured())) return unnamed();
   const internals = q as unknown as Internals;
   const compiled = internals.dialect.sqlToQuery(query);
   const name = nameFor(compiled.sql);
@@ -50,9 +47,9 @@ export async function executeFixed<R>(q: Queryable, query: SQL): Promise<{ rows:
     return (await internals.session.prepareQuery(compiled, undefined, name, false).execute()) as { rows: R[] };
   } catch (err) {
     if (!poolerRefused(err)) throw err;
-    disabled = true;
+    await stopNamedStatements();
     console.error(
-      "[db] the database refused a named prepared statement (a pooler in transaction mode?): statements run unnamed from now on. Set DATABASE_PREPARED_STATEMENTS=off to say so at start.",
+      "[db] the database refused a named prepared statement (a pooler in transaction mode?): statements run unnamed on this connection pool from now on. Set DATABASE_PREPARED_STATEMENTS=off to say so at start.",
     );
     if (q !== (await getDb())) throw err; // a transaction's statement failed: the transaction is gone
     return unnamed();
