@@ -98,7 +98,12 @@ export class AppError extends Error {
     /** Response headers that go with this error (`retry-after`, `www-authenticate`). */
     readonly headers: Record<string, string> = {},
   ) {
+    // A 4xx is an answer, not a fault: it carries no stack trace, whose capture cost a refused
+    // hold more than building its problem body (the hot calendar answers mostly 409s). A 5xx keeps one.
+    const limit = Error.stackTraceLimit;
+    if (ERROR_CODES[code] < 500) Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.status = ERROR_CODES[code];
   }
 }

@@ -1,5 +1,8 @@
 import { AppError } from "../errors";
 
+/** Stateless between calls (no `stream` option), so one serves every request. */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * Reads the request body as text, refusing more than `limit` bytes with 413 — by the
  * Content-Length header when sent, and while streaming otherwise (chunked bodies).
@@ -25,7 +28,7 @@ export async function readBody(req: Request, limit: number): Promise<string> {
     chunks.push(value);
   }
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   } catch {
     throw new AppError("invalid_request", "The request body is not valid UTF-8.");
   }
