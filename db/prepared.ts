@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { SQL } from "drizzle-orm";
 import { getDb, namedStatementsConfigured, stopNamedStatements, type Queryable } from "./client";
 import { sqlState } from "./errors";
+import { compileFixed } from "./compile-fixed";
 
 /**
  * The request path's fixed statements (the API door, the conflict engine's one-statement
@@ -40,7 +41,7 @@ export async function executeFixed<R>(q: Queryable, query: SQL): Promise<{ rows:
   const unnamed = async () => (await q.execute(query)) as unknown as { rows: R[] };
   if (!(await namedStatementsConfigured())) return unnamed();
   const internals = q as unknown as Internals;
-  const compiled = internals.dialect.sqlToQuery(query);
+  const compiled = compileFixed(query) ?? internals.dialect.sqlToQuery(query);
   const name = nameFor(compiled.sql);
   if (!name) return unnamed();
   try {
