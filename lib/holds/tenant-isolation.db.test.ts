@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { newWorkspace } from "../../test/helpers/fixtures";
+import { transaction } from "../../db/transaction";
+import { newId } from "../ids";
+
+const DAY = "2032-03-01";
+
+/** Rows read from a table so far in this transaction (sequential reads plus heap fetches by index). */
+async function readsOf(tx: Parameters<Parameters<typeof transaction>[0]>[0], table: string): Promise<number> {
+  const { rows } = await tx.execute<{ n: string }>(
+    sql`select coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0) as n from pg_stat_xact_user_tables where relname = ${table}`,
+  );
+  return Number(rows[0]!.n);
+}
+
+async function calendarsOf(workspaceId: string, count: number, prefix: string): Promise<string[]> {
+  const ids = Array.from({ length: count }, (_, i) => `cal_${prefix}${String(i).padStart(22, "0")}`.slice(0, 30));
+  await transaction((tx) => tx.execute(sql`insert into calendars (id, workspace_id, name) select id, ${workspaceId}, id from unnest(${sql.param(ids)}::text[]) as id`));
+  return ids;
+}
+
+describe("the engine reads only the calendars a placement names (SPEC §11, one tenant affects only itself)", () => {
+  it("places a hold without visiting another tenant's events at that time, or the workspace's other calendars", async () => {
+    const { workspace: busy } = await newWorkspace();
+    const busyCalendars = await calendarsOf(busy.id, 300, "b");
+    // Another tenant's 2 pm, taken on each of its 300 calendars.
+    await transaction((tx) =>
+      tx.execute(sql`insert into calendar_events (id, workspace_id, calendar_id, start_time, end_time, status, metadata)
+        select 'evt_' || substr(md5(c), 1, 26), ${busy.id}, c, ${`${DAY}T14:00:00Z`}::timestamptz, ${`${DAY}T15:00:00Z`}::timestamptz, 'confirmed', '{}'::jsonb
+        from unnest(${sql.param(busyCalendars)}::text[]) as c`),
+    );
+    const { workspace } = await newWorkspace();
+    const [mine] = await calendarsOf(workspace.id, 300, "m");
+    const actor = JSON.stringify({ workspace_id: workspace.id, type: "key", id: "key_test", agent_id: null, trace_id: null });
+
+    const { out, events, calendars } = await transaction(async (tx) => {
+      const [events0, calendars0] = [await readsOf(tx, "calendar_events"), await readsOf(tx, "calendars")];
+      const { rows } = await tx.execute<{ out: Record<string, unknown> }>(sql`
+        select agentdraft_place_hold(${actor}::jsonb, ${newId("hold")}, ${sql.param([mine])}::text[],
+          ${`${DAY}T14:00:00Z`}::timestamptz, ${`${DAY}T15:00:00Z`}::timestamptz, 50, 60, '{}'::jsonb) as out`);
+      return { out: rows[0]!.out, events: (await readsOf(tx, "calendar_events")) - events0, calendars: (await readsOf(tx, "calendars")) - calendars0 };
+    });
+
+    expect(out).toHaveProperty("hold");
+    // Two passes (unlocked, then locked) read the named calendar a few times; before, each pass
+    // read all 300 of the other tenant's events and all 300 of this workspace's calendars.
+    expect(events).toBe(0);
+    expect(calendars).toBeLessThanOrEqual(4);
+
+    // Committing locks the hold's calendar alone, and its event's exclusion check sees only that calendar.
+    const holdId = (out.hold as { id: string }).id;
+    const commit = await transaction(async (tx) => {
+      const [events0, calendars0] = [await readsOf(tx, "calendar_events"), await readsOf(tx, "calendars")];
+      const { rows } = await tx.execute<{ out: Record<string, unknown> }>(
+        sql`select agentdraft_change_hold(${actor}::jsonb, ${holdId}, 'commit', null, null, null) as out`,
+      );
+      return { out: rows[0]!.out, events: (await readsOf(tx, "calendar_events")) - events0, calendars: (await readsOf(tx, "calendars")) - calendars0 };
+    });
+    expect(commit.out).toMatchObject({ changed: true, hold: { status: "committed" } });
+    expect(commit.events).toBeLessThanOrEqual(1); // the exclusion check meets the new event itself
+    expect(commit.calendars).toBeLessThanOrEqual(2);
+  });
+});
