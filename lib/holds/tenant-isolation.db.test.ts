@@ -21,7 +21,7 @@ async function calendarsOf(workspaceId: string, count: number, prefix: string): 
 }
 
 describe("the engine reads only the calendars a placement names (SPEC §11, one tenant affects only itself)", () => {
-  it("places a hold without visiting another tenant's events at that time, or the workspace's other calendars", async () => {
+  it("places a hold without visiting another tenant's events or holds at that time, or the workspace's other calendars", async () => {
     const { workspace: busy } = await newWorkspace();
     const busyCalendars = await calendarsOf(busy.id, 300, "b");
     // Another tenant's 2 pm, taken on each of its 300 calendars.
@@ -30,22 +30,34 @@ describe("the engine reads only the calendars a placement names (SPEC §11, one 
         select 'evt_' || substr(md5(c), 1, 26), ${busy.id}, c, ${`${DAY}T14:00:00Z`}::timestamptz, ${`${DAY}T15:00:00Z`}::timestamptz, 'confirmed', '{}'::jsonb
         from unnest(${sql.param(busyCalendars)}::text[]) as c`),
     );
+    // ...and 300 live holds there at that time.
+    await transaction((tx) =>
+      tx.execute(sql`insert into holds (id, workspace_id, calendar_ids, start_time, end_time, priority, ttl_seconds, status, expires_at, metadata)
+        select 'hold_' || substr(md5(c), 1, 26), ${busy.id}, array[c], ${`${DAY}T14:00:00Z`}::timestamptz, ${`${DAY}T15:00:00Z`}::timestamptz, 50, 600, 'held', now() + interval '10 minutes', '{}'::jsonb
+        from unnest(${sql.param(busyCalendars)}::text[]) as c`),
+    );
     const { workspace } = await newWorkspace();
     const [mine] = await calendarsOf(workspace.id, 300, "m");
     const actor = JSON.stringify({ workspace_id: workspace.id, type: "key", id: "key_test", agent_id: null, trace_id: null });
 
-    const { out, events, calendars } = await transaction(async (tx) => {
-      const [events0, calendars0] = [await readsOf(tx, "calendar_events"), await readsOf(tx, "calendars")];
+    const { out, events, calendars, holds } = await transaction(async (tx) => {
+      const [events0, calendars0, holds0] = [await readsOf(tx, "calendar_events"), await readsOf(tx, "calendars"), await readsOf(tx, "holds")];
       const { rows } = await tx.execute<{ out: Record<string, unknown> }>(sql`
         select agentdraft_place_hold(${actor}::jsonb, ${newId("hold")}, ${sql.param([mine])}::text[],
           ${`${DAY}T14:00:00Z`}::timestamptz, ${`${DAY}T15:00:00Z`}::timestamptz, 50, 60, '{}'::jsonb) as out`);
-      return { out: rows[0]!.out, events: (await readsOf(tx, "calendar_events")) - events0, calendars: (await readsOf(tx, "calendars")) - calendars0 };
+      return {
+        out: rows[0]!.out,
+        events: (await readsOf(tx, "calendar_events")) - events0,
+        calendars: (await readsOf(tx, "calendars")) - calendars0,
+        holds: (await readsOf(tx, "holds")) - holds0,
+      };
     });
 
     expect(out).toHaveProperty("hold");
     // Two passes (unlocked, then locked) read the named calendar a few times; before, each pass
-    // read all 300 of the other tenant's events and all 300 of this workspace's calendars.
+    // read all 300 of the other tenant's events and live holds, and all 300 of this workspace's calendars.
     expect(events).toBe(0);
+    expect(holds).toBe(0);
     expect(calendars).toBeLessThanOrEqual(4);
 
     // Committing locks the hold's calendar alone, and its event's exclusion check sees only that calendar.
