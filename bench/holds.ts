@@ -298,19 +298,21 @@ const near = perSecond("HTTP (next start), 0 ms each way", "200 calendars");
 const hot = perSecond("HTTP (next start), 0 ms each way", "one hot calendar");
 const farNear = perSecond(`HTTP (next start), ${RTT_MS} ms each way`, "200 calendars");
 const farHot = perSecond(`HTTP (next start), ${RTT_MS} ms each way`, "one hot calendar");
-const ratios: { ratio: string; value: number; target: string }[] = [];
+const ratios: { ratio: string; value: number; target: string; met: boolean }[] = [];
 const bareNear = bareRate(SCENARIOS[0]!.name);
 const bareHot = bareRate(SCENARIOS[1]!.name);
 if (bareNear && bareHot && near && hot && farNear && farHot) {
-  const r = (x: number) => Math.round(x * 100) / 100;
+  // Met or not is decided on the unrounded value: 0.496 shows as 0.496, not as a rounded 0.5.
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  const atLeast = (ratio: string, value: number, min: number) => ({ ratio, value: r(value), target: `≥ ${min}`, met: value >= min });
   ratios.push(
-    { ratio: "HTTP attempts/s, 200 calendars × 2 ÷ bare route", value: r((near.per_second * 2) / bareNear), target: "≥ 0.5" },
-    { ratio: "HTTP attempts/s, hot calendar ÷ bare route", value: r(hot.per_second / bareHot), target: "≥ 0.6" },
-    { ratio: `hot calendar, ${RTT_MS} ms each way ÷ 0 ms`, value: r(farHot.per_second / hot.per_second), target: "≥ 0.75" },
-    { ratio: `200 calendars, ${RTT_MS} ms each way ÷ 0 ms`, value: r(farNear.per_second / near.per_second), target: "≥ 0.8" },
-    { ratio: "p99 ms, 200 calendars (0 ms)", value: near.p99_ms, target: "≤ 400" },
+    atLeast("HTTP attempts/s, 200 calendars × 2 ÷ bare route", (near.per_second * 2) / bareNear, 0.5),
+    atLeast("HTTP attempts/s, hot calendar ÷ bare route", hot.per_second / bareHot, 0.6),
+    atLeast(`hot calendar, ${RTT_MS} ms each way ÷ 0 ms`, farHot.per_second / hot.per_second, 0.75),
+    atLeast(`200 calendars, ${RTT_MS} ms each way ÷ 0 ms`, farNear.per_second / near.per_second, 0.8),
+    { ratio: "p99 ms, 200 calendars (0 ms)", value: near.p99_ms, target: "≤ 400", met: near.p99_ms <= 400 },
   );
-  console.log(`\n${table(ratios.map((x) => ({ ...x, value: String(x.value) })))}`);
+  console.log(`\n${table(ratios.map((x) => ({ ...x, value: String(x.value), met: x.met ? "yes" : "NO" })))}`);
   // Little's law: with every agent always waiting on an attempt, the mean latency is agents ÷ rate, and no percentile above the median can be lower.
   console.log(`\n${AGENTS} agents at ${near.per_second} attempts/s (200 calendars): mean latency ${Math.round((AGENTS / near.per_second) * 1000)} ms by Little's law (agents ÷ rate); p50 ${near.p50_ms} ms, p99 ${near.p99_ms} ms.`);
 }
