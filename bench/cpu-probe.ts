@@ -4,7 +4,7 @@
 // request, unlike requests per second, barely moves when other work shares the machine, so it
 // shows where the hold path's cost goes.
 import fs from "node:fs";
-import { benchDatabase, connectBenchDatabase, startNextServer, SERVER_ENV, machine, writeResults } from "./setup";
+import { benchDatabase, connectBenchDatabase, startNextServer, SERVER_ENV, machine, writeResults, runBareRoute, warmUpServer } from "./setup";
 import { closeDb } from "../db/client";
 import { newWorkspaceWithKey } from "./fixtures";
 import { createCalendars, runHoldsScenario } from "../lib/loadtest/holds-scenario";
@@ -77,13 +77,11 @@ try {
   const client = httpClient(AGENTS);
   if (WARMUP_SECONDS > 0) {
     console.error(`warming the server up (${WARMUP_SECONDS} s of hold traffic, then of the bare route)…`);
-    const warm = await createCalendars(server.url, ws.key, 20, "warmup");
-    await runHoldsScenario({ url: server.url, key: ws.key, calendarIds: warm, slots: 16, commitShare: 0.5 }, { concurrency: AGENTS, seconds: WARMUP_SECONDS });
-    await runLoad({ concurrency: AGENTS, seconds: WARMUP_SECONDS }, async () => String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status));
+    await warmUpServer(server.url, ws.key, { concurrency: AGENTS, seconds: WARMUP_SECONDS });
   }
   rows.push(
     await measure("bare route GET /api/ping", 1, async () => {
-      const s = await runLoad({ concurrency: AGENTS, seconds: SECONDS }, async () => String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status));
+      const s = await runBareRoute(server.url, { concurrency: AGENTS, seconds: SECONDS });
       return { count: s.requests };
     }),
   );

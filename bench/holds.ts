@@ -2,7 +2,7 @@
 // over HTTP (next start) with the database as it is and a region-hop away (a proxy delaying each
 // direction by --rtt-ms), beside a bare route, the database layer alone and a naive baseline.
 import { sql } from "drizzle-orm";
-import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults } from "./setup";
+import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults, runBareRoute, warmUpServer } from "./setup";
 import { newWorkspaceWithKey } from "./fixtures";
 import { closeDb, getDb } from "../db/client";
 import { runLoad } from "../lib/loadtest/run-load";
@@ -15,7 +15,6 @@ import { releaseHold } from "../lib/holds/release-hold";
 import { naivePlaceHold } from "./naive-place-hold";
 import { AppError } from "../lib/errors";
 import type { Actor } from "../lib/actor";
-import { httpClient } from "../lib/loadtest/http-client";
 import { startDelayProxy } from "./delay-proxy";
 import { runLeasesScenario, type LeaseBench } from "./leases-scenario";
 
@@ -135,22 +134,14 @@ try {
       if (WARMUP_SECONDS > 0) {
         const warm = warmups.get(delay)!;
         const load = { concurrency: AGENTS, seconds: WARMUP_SECONDS, onProgress: progress(`warm-up${where}`) };
-        await runHoldsScenario({ url: server.url, key: warm.key, calendarIds: await createCalendars(server.url, warm.key, 20, "warmup"), slots: 16, commitShare: 0.5 }, load);
-        await runLeasesScenario({ url: server.url, key: warm.key, resources: 20, prefix: "warmup" }, load);
         // The bare route too: measured cold, its first row ran at 60 % of its later rate.
-        const client = httpClient(AGENTS);
-        await runLoad(load, async () => String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status));
-        client.close();
+        await warmUpServer(server.url, warm.key, load, () => runLeasesScenario({ url: server.url, key: warm.key, resources: 20, prefix: "warmup" }, load));
         process.stderr.write("\n");
       }
       for (const s of setups.filter((x) => x.delay === delay)) {
         const calendarIds = await createCalendars(server.url, s.ws.key, s.calendars, "bench");
         const bare = async (when: "before" | "after") => {
-          const client = httpClient(AGENTS);
-          const summary = await runLoad({ concurrency: AGENTS, seconds: SECONDS / 2, settleSeconds: SETTLE_SECONDS, onProgress: progress(`bare route /api/ping, ${when} ${s.name}`) }, async () =>
-            String((await client.request(`${server.url}/api/ping`, { method: "GET", headers: {} })).status),
-          );
-          client.close();
+          const summary = await runBareRoute(server.url, { concurrency: AGENTS, seconds: SECONDS / 2, settleSeconds: SETTLE_SECONDS, onProgress: progress(`bare route /api/ping, ${when} ${s.name}`) });
           process.stderr.write("\n");
           return summary;
         };

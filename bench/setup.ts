@@ -7,6 +7,10 @@ import pg from "pg";
 import { resetEnvCache } from "../lib/config/env";
 import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
+import { runLoad, type LoadOptions } from "../lib/loadtest/run-load";
+import { httpClient } from "../lib/loadtest/http-client";
+import { createCalendars, runHoldsScenario } from "../lib/loadtest/holds-scenario";
+import type { Summary } from "../lib/loadtest/stats";
 
 /**
  * Picks the benchmark's database: `--db postgres` makes a fresh database on the local server
@@ -104,3 +108,23 @@ export function writeResults(name: string, results: unknown): string {
 }
 
 export const machine = () => ({ cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}`, load_average_1_5_15: os.loadavg().map((l) => Math.round(l * 100) / 100) });
+
+/** The bare route (`GET /api/ping`) under load, on a client of its own: the framework's own limit, the benches' denominator. */
+export async function runBareRoute(url: string, load: LoadOptions): Promise<Summary> {
+  const client = httpClient(load.concurrency);
+  try {
+    return await runLoad(load, async () => String((await client.request(`${url}/api/ping`)).status));
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * Uncounted load on a fresh server, so the rows measure a warm one: hold traffic on 20 calendars
+ * of its own, then `more` (other traffic to warm), then the bare route, each `load.seconds` long.
+ */
+export async function warmUpServer(url: string, key: string, load: LoadOptions, more?: () => Promise<unknown>): Promise<void> {
+  await runHoldsScenario({ url, key, calendarIds: await createCalendars(url, key, 20, "warmup"), slots: 16, commitShare: 0.5 }, load);
+  await more?.();
+  await runBareRoute(url, load);
+}

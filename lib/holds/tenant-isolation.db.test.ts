@@ -1,17 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { newWorkspace } from "../../test/helpers/fixtures";
 import { transaction } from "../../db/transaction";
 import { newId } from "../ids";
 
 const DAY = "2032-03-01";
 
-/** Rows read from a table so far in this transaction (sequential reads plus heap fetches by index). */
-async function readsOf(tx: Parameters<Parameters<typeof transaction>[0]>[0], table: string): Promise<number> {
-  const { rows } = await tx.execute<{ n: string }>(
-    sql`select coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0) as n from pg_stat_xact_user_tables where relname = ${table}`,
-  );
-  return Number(rows[0]!.n);
+/**
+ * Runs `statement` in a transaction of its own and counts the rows it read from each table
+ * (sequential reads plus heap fetches by index, from pg_stat_xact_user_tables).
+ */
+async function readsDuring<T extends string>(statement: SQL, tables: T[]): Promise<{ out: Record<string, unknown>; reads: Record<T, number> }> {
+  const readsSoFar = async (tx: Parameters<Parameters<typeof transaction>[0]>[0]) => {
+    const { rows } = await tx.execute<{ relname: string; n: string }>(
+      sql`select relname, seq_tup_read + coalesce(idx_tup_fetch, 0) as n from pg_stat_xact_user_tables where relname = any(${sql.param(tables)}::text[])`,
+    );
+    return Object.fromEntries(tables.map((t) => [t, Number(rows.find((r) => r.relname === t)?.n ?? 0)])) as Record<T, number>;
+  };
+  return transaction(async (tx) => {
+    const before = await readsSoFar(tx);
+    const { rows } = await tx.execute<{ out: Record<string, unknown> }>(statement);
+    const after = await readsSoFar(tx);
+    return { out: rows[0]!.out, reads: Object.fromEntries(tables.map((t) => [t, after[t] - before[t]])) as Record<T, number> };
+  });
 }
 
 async function calendarsOf(workspaceId: string, count: number, prefix: string): Promise<string[]> {
@@ -40,37 +51,24 @@ describe("the engine reads only the calendars a placement names (SPEC §11, one 
     const [mine] = await calendarsOf(workspace.id, 300, "m");
     const actor = JSON.stringify({ workspace_id: workspace.id, type: "key", id: "key_test", agent_id: null, trace_id: null });
 
-    const { out, events, calendars, holds } = await transaction(async (tx) => {
-      const [events0, calendars0, holds0] = [await readsOf(tx, "calendar_events"), await readsOf(tx, "calendars"), await readsOf(tx, "holds")];
-      const { rows } = await tx.execute<{ out: Record<string, unknown> }>(sql`
-        select agentdraft_place_hold(${actor}::jsonb, ${newId("hold")}, ${sql.param([mine])}::text[],
-          ${`${DAY}T14:00:00Z`}::timestamptz, ${`${DAY}T15:00:00Z`}::timestamptz, 50, 60, '{}'::jsonb) as out`);
-      return {
-        out: rows[0]!.out,
-        events: (await readsOf(tx, "calendar_events")) - events0,
-        calendars: (await readsOf(tx, "calendars")) - calendars0,
-        holds: (await readsOf(tx, "holds")) - holds0,
-      };
-    });
+    const { out, reads } = await readsDuring(
+      sql`select agentdraft_place_hold(${actor}::jsonb, ${newId("hold")}, ${sql.param([mine])}::text[],
+        ${`${DAY}T14:00:00Z`}::timestamptz, ${`${DAY}T15:00:00Z`}::timestamptz, 50, 60, '{}'::jsonb) as out`,
+      ["calendar_events", "calendars", "holds"],
+    );
 
     expect(out).toHaveProperty("hold");
     // Two passes (unlocked, then locked) read the named calendar a few times; before, each pass
     // read all 300 of the other tenant's events and live holds, and all 300 of this workspace's calendars.
-    expect(events).toBe(0);
-    expect(holds).toBe(0);
-    expect(calendars).toBeLessThanOrEqual(4);
+    expect(reads.calendar_events).toBe(0);
+    expect(reads.holds).toBe(0);
+    expect(reads.calendars).toBeLessThanOrEqual(4);
 
     // Committing locks the hold's calendar alone, and its event's exclusion check sees only that calendar.
     const holdId = (out.hold as { id: string }).id;
-    const commit = await transaction(async (tx) => {
-      const [events0, calendars0] = [await readsOf(tx, "calendar_events"), await readsOf(tx, "calendars")];
-      const { rows } = await tx.execute<{ out: Record<string, unknown> }>(
-        sql`select agentdraft_change_hold(${actor}::jsonb, ${holdId}, 'commit', null, null, null) as out`,
-      );
-      return { out: rows[0]!.out, events: (await readsOf(tx, "calendar_events")) - events0, calendars: (await readsOf(tx, "calendars")) - calendars0 };
-    });
+    const commit = await readsDuring(sql`select agentdraft_change_hold(${actor}::jsonb, ${holdId}, 'commit', null, null, null) as out`, ["calendar_events", "calendars"]);
     expect(commit.out).toMatchObject({ changed: true, hold: { status: "committed" } });
-    expect(commit.events).toBeLessThanOrEqual(1); // the exclusion check meets the new event itself
-    expect(commit.calendars).toBeLessThanOrEqual(2);
+    expect(commit.reads.calendar_events).toBeLessThanOrEqual(1); // the exclusion check meets the new event itself
+    expect(commit.reads.calendars).toBeLessThanOrEqual(2);
   });
 });
