@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { auditEntries, notificationChannels, notificationMessages, type MemberRow } from "../../db/schema";
@@ -212,17 +212,28 @@ describe("routing and quiet hours", () => {
     expect(again).toBe(0);
   });
 
-  it("holds a new message until the channel's quiet hours end, without counting an attempt", async () => {
+  // The message and the clock that judges it come from one injected instant (a fixed night, in
+  // winter and in summer time), so the outcome is the same on whatever day the suite runs.
+  it.each([
+    { season: "winter (UTC+1)", night: "2027-01-14T23:30:00.000Z", end: "2027-01-15T06:00:00.000Z" },
+    { season: "summer (UTC+2)", night: "2027-07-14T22:30:00.000Z", end: "2027-07-15T05:00:00.000Z" },
+  ])("holds a new message until the channel's quiet hours end, without counting an attempt: $season", async ({ night, end }) => {
     const { owner, actor } = await setup();
     const ch = await slackChannel(owner.member, { quiet_start: "22:00", quiet_end: "07:00", time_zone: "Europe/Berlin" });
-    await createApproval(actor, { summary: "At night", evidence: {} });
+    const at = new Date(night); // 00:30 in Berlin
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date(at.getTime() - 60_000) });
+    try {
+      await createApproval(actor, { summary: "At night", evidence: {} });
+    } finally {
+      vi.useRealTimers();
+    }
     const [m] = await messagesOf(ch.id);
-    const night = new Date("2026-12-01T23:30:00Z"); // 00:30 in Berlin (UTC+1 in winter)
-    const out = await deliverNotification(m!.id, { now: night });
+    const out = await deliverNotification(m!.id, { now: at });
     expect(out).toMatchObject({ result: "deferred" });
-    expect(out!.retryAt!.toISOString()).toBe("2026-12-02T06:00:00.000Z"); // 07:00 in Berlin
+    expect(out!.retryAt!.toISOString()).toBe(end); // 07:00 in Berlin
     const [after] = await messagesOf(ch.id);
     expect(after).toMatchObject({ status: "queued", attempts: 0 });
+    expect(after!.nextAttemptAt!.toISOString()).toBe(end);
   });
 
   it("holds a disabled channel's messages and sends them when it is enabled again", async () => {
