@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import os from "node:os";
 import path from "node:path";
 
 // Four projects. `unit`: tests that need no database. `pglite`: every `*.db.test.ts` on the
@@ -9,11 +10,20 @@ import path from "node:path";
 const postgres = process.env.TEST_DATABASE_URL;
 const pooled = postgres && process.env.TEST_POOLED_DATABASE_URL;
 const dbTests = ["**/*.db.test.ts"];
+// Database test files share their worker's loaded modules (isolate: false): importing the app
+// again for every file was half of the suite's CPU. Each file still gets a fresh database (the
+// setup file closes the last one and opens a new one from the run's migrated snapshot) and
+// fresh workspaces; a file that changes process.env puts it back.
+const shared = { isolate: false, setupFiles: ["test/setup-db.ts"] };
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     exclude: ["node_modules/**", "e2e/**", ".next/**", ".data/**", "test/instances/**"],
+    reporters: ["default", "./test/reporters/slowest-files.ts"],
+    // Two workers even on two cores (vitest's default would be one): much of a test's time is
+    // spent waiting on sockets and timers, which the other worker fills.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
@@ -27,7 +37,8 @@ export default defineConfig({
           name: "pglite",
           include: dbTests,
           env: { AGENTDRAFT_TEST_DB: "pglite", AGENTDRAFT_DATA_DIR: "memory://" },
-          setupFiles: ["test/setup-db.ts"],
+          globalSetup: ["test/global-setup-pglite.ts"],
+          ...shared,
         },
       },
       ...(postgres
@@ -39,7 +50,7 @@ export default defineConfig({
                 include: dbTests,
                 env: { AGENTDRAFT_TEST_DB: "postgres" },
                 globalSetup: ["test/global-setup-postgres.ts"],
-                setupFiles: ["test/setup-db.ts"],
+                ...shared,
               },
             },
           ]
@@ -53,7 +64,7 @@ export default defineConfig({
                 include: dbTests,
                 env: { AGENTDRAFT_TEST_DB: "pooled" },
                 globalSetup: ["test/global-setup-postgres.ts"],
-                setupFiles: ["test/setup-db.ts"],
+                ...shared,
               },
             },
           ]

@@ -2,7 +2,7 @@ import path from "node:path";
 import { ConfigError, env, type Env } from "../lib/config/env";
 
 export type DatabaseConfig =
-  | { driver: "pglite"; dataDir: string }
+  | { driver: "pglite"; dataDir: string; snapshot?: string }
   | { driver: "neon"; url: string; directUrl: string; wsProxy?: string; poolMax: number; idleTimeoutMs: number }
   | { driver: "pg"; url: string; directUrl: string; poolMax: number; idleTimeoutMs: number; preparedStatements: boolean };
 
@@ -11,13 +11,14 @@ export type DriverName = DatabaseConfig["driver"];
 const NEON_HOST = /\.neon\.(tech|build)$/i;
 
 /** Picks the driver from DATABASE_URL: unset → embedded PGlite, a Neon host → Neon, else node-postgres. */
-type DatabaseEnv = Pick<Env, "DATABASE_URL" | "DATABASE_DRIVER" | "AGENTDRAFT_DATA_DIR" | "NEON_WS_PROXY" | "DATABASE_POOL_MAX"> & Partial<Pick<Env, "DATABASE_URL_UNPOOLED" | "DATABASE_IDLE_TIMEOUT_MS" | "DATABASE_PREPARED_STATEMENTS">>;
+type DatabaseEnv = Pick<Env, "DATABASE_URL" | "DATABASE_DRIVER" | "AGENTDRAFT_DATA_DIR" | "NEON_WS_PROXY" | "DATABASE_POOL_MAX"> & Partial<Pick<Env, "DATABASE_URL_UNPOOLED" | "DATABASE_IDLE_TIMEOUT_MS" | "DATABASE_PREPARED_STATEMENTS" | "AGENTDRAFT_PGLITE_SNAPSHOT">>;
 
 export function resolveDatabaseConfig(e: DatabaseEnv = env()): DatabaseConfig {
   const url = e.DATABASE_URL;
   if (!url || e.DATABASE_DRIVER === "pglite") {
     const dataDir = e.AGENTDRAFT_DATA_DIR;
-    return { driver: "pglite", dataDir: dataDir.startsWith("memory://") ? dataDir : path.resolve(dataDir) };
+    if (!dataDir.startsWith("memory://")) return { driver: "pglite", dataDir: path.resolve(dataDir) };
+    return { driver: "pglite", dataDir, snapshot: e.AGENTDRAFT_PGLITE_SNAPSHOT };
   }
   let parsed: URL;
   try {

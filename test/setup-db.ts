@@ -4,7 +4,8 @@ import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { startNeonWsProxy } from "./helpers/neon-ws-proxy";
 
-// Each test file gets its own database handle: a fresh in-memory PGlite, or a pool on this
+// Each test file gets its own database handle: a fresh in-memory PGlite (started from the run's
+// migrated snapshot, test/global-setup-pglite.ts), or a pool on this
 // run's fresh Postgres database, or (the `pooled` project) the production shape: Neon's
 // serverless driver over a local WebSocket proxy, through PgBouncer in transaction mode, with
 // migrations on the direct URL. Tests isolate themselves further with a fresh workspace each.
@@ -25,8 +26,14 @@ if (mode === "postgres") {
   });
 } else {
   delete process.env.DATABASE_URL;
+  process.env.AGENTDRAFT_PGLITE_SNAPSHOT = inject("pgliteSnapshot");
 }
 resetEnvCache();
+
+// Test files share their worker's modules and process (vitest.config.ts: isolate false), so a
+// file must leave process.env as it found it: a setting it leaves behind would change the next
+// file's behaviour, depending on which worker it happens to share.
+const envAtStart = { ...process.env };
 
 beforeAll(async () => {
   await runMigrations();
@@ -35,4 +42,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeDb();
   await proxy?.close();
+  const changed = Object.keys({ ...envAtStart, ...process.env }).filter((k) => envAtStart[k] !== process.env[k]);
+  for (const k of changed) {
+    if (envAtStart[k] === undefined) delete process.env[k];
+    else process.env[k] = envAtStart[k];
+  }
+  resetEnvCache();
+  if (changed.length > 0) throw new Error(`This test file left process.env changed (${changed.join(", ")}): restore what it sets in an afterAll.`);
 });

@@ -8,6 +8,8 @@ const envSchema = z.object({
   DATABASE_URL_UNPOOLED: z.string().trim().min(1).optional(),
   DATABASE_DRIVER: z.enum(["pglite", "neon", "pg"]).optional(),
   AGENTDRAFT_DATA_DIR: z.string().trim().min(1).default(".data"),
+  /** An in-memory embedded database (AGENTDRAFT_DATA_DIR=memory://) starts from this PGlite snapshot (a `dumpDataDir` tarball) instead of an empty cluster: the test suite migrates one and starts every file from it. */
+  AGENTDRAFT_PGLITE_SNAPSHOT: z.string().trim().min(1).optional(),
   NEON_WS_PROXY: z.string().trim().min(1).optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   /** Neon driver: an idle connection is closed after this long (short, so a frozen serverless instance keeps none that went stale). */

@@ -30,6 +30,9 @@ Object.assign(process.env, {
   HOLD_TTL_MIN_SECONDS: "1",
 });
 
+// The Inngest client reads its settings when its module loads: load this file's modules afresh
+// (database test files share their worker's modules).
+vi.resetModules();
 const { resetEnvCache } = await import("../config/env");
 const { transaction } = await import("../../db/transaction");
 const { emitEvent } = await import("../events/emit-event");

@@ -14,6 +14,10 @@ import { ACTIVITY_DAYS, dailyActivity } from "./daily-activity";
 
 describe("the overview's daily activity", () => {
   it("counts holds, preemptions, approvals with time to decision, deliveries, per day for 30 days, in the viewer's zone", async () => {
+    // UTC+14, where "today" is often tomorrow in UTC; but never within an hour of its midnight,
+    // when the rows made now and the day they are counted on could fall on two dates.
+    const hourThere = Number(new Intl.DateTimeFormat("en-GB", { timeZone: "Pacific/Kiritimati", hour: "numeric", hourCycle: "h23" }).format(new Date()));
+    const zone = hourThere >= 1 && hourThere < 23 ? "Pacific/Kiritimati" : "Asia/Kolkata";
     const { workspace } = await newWorkspace();
     const { actor: admin } = await newMember(workspace.id, "admin");
     const { member: approver } = await newMember(workspace.id, "approver");
@@ -34,10 +38,10 @@ describe("the overview's daily activity", () => {
     await db.update(approvals).set({ createdAt: new Date(Date.now() - 90_000) }).where(eq(approvals.id, asked.id));
     await decideApproval({ type: "member", workspaceId: workspace.id, memberId: approver.id }, asked.id, "approve");
 
-    const days = await dailyActivity(workspace.id, "Pacific/Kiritimati"); // UTC+14: "today" there is often tomorrow in UTC
+    const days = await dailyActivity(workspace.id, zone);
     expect(days).toHaveLength(ACTIVITY_DAYS);
     const today = days.at(-1)!;
-    expect(today.day).toBe(new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Kiritimati" }).format(new Date()));
+    expect(today.day).toBe(new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date()));
     expect(today).toMatchObject({ holdsGranted: 2, holdsPreempted: 1, approvalsAsked: 2, approvalsDecided: 1, deliveriesOk: 1, deliveriesFailed: 0, mailIn: 0, mailOut: 0 });
     expect(today.medianDecisionSeconds).toBeGreaterThanOrEqual(89);
     expect(days.slice(0, -1).every((d) => d.holdsGranted === 0 && d.medianDecisionSeconds === null)).toBe(true);

@@ -1,0 +1,33 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    pgliteSnapshot: string;
+  }
+}
+
+/**
+ * Migrates one in-memory PGlite for this run and saves it as a snapshot; every database test
+ * file then starts its own fresh database from that snapshot (AGENTDRAFT_PGLITE_SNAPSHOT)
+ * instead of running initdb and every migration again: about 0.7 s a file instead of 4–5 s.
+ */
+export default async function setup(project: TestProject) {
+  const started = performance.now();
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { btree_gist } = await import("@electric-sql/pglite/contrib/btree_gist");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const client = new PGlite({ dataDir: "memory://", extensions: { btree_gist } });
+  await migrate(drizzle({ client }), { migrationsFolder: path.resolve(import.meta.dirname, "../db/migrations") });
+  const dump = await client.dumpDataDir("none");
+  await client.close();
+  const dir = await mkdtemp(path.join(tmpdir(), "agentdraft-pglite-"));
+  const file = path.join(dir, "migrated.tar");
+  await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+  project.provide("pgliteSnapshot", file);
+  console.log(`[pglite] migrated snapshot built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return () => rm(dir, { recursive: true, force: true });
+}
