@@ -22,6 +22,11 @@ export default async function setup(project: TestProject) {
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const client = new PGlite({ dataDir: "memory://", extensions: { btree_gist } });
   await migrate(drizzle({ client }), { migrationsFolder: path.resolve(import.meta.dirname, "../db/migrations") });
+  // Tests compare rows the database stamps with times the code makes: both must read one clock
+  // (they do, PGlite reads Node's, also under .ci/future-clock's moved clock).
+  const { rows } = await client.query<{ ms: number }>("select extract(epoch from now()) * 1000 as ms");
+  const skew = Math.abs(Number(rows[0]!.ms) - Date.now());
+  if (skew > 60_000) throw new Error(`The embedded database's clock is ${Math.round(skew / 1000)} s away from Node's.`);
   const dump = await client.dumpDataDir("none");
   await client.close();
   const dir = await mkdtemp(path.join(tmpdir(), "agentdraft-pglite-"));
