@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { resetEnvCache } from "../../lib/config/env";
 import { HOLD_EXPIRY_KIND } from "../../lib/holds/expire-holds";
 import { kindNamed, WORK_KINDS } from "../../lib/jobs/registry";
-import { cancelEventName, workEvent, workEventName, type WorkItem, type WorkKind, type WorkOutcome } from "../../lib/jobs/work";
+import { cancelEventName, MAX_EVENT_DELAY_MS, workEvent, workEventName, type WorkItem, type WorkKind, type WorkOutcome } from "../../lib/jobs/work";
 import { inngestFunctions, sweepFunction, workFunction } from "./index";
 
 // The Inngest driver of the work registry. The lib functions an item runs are tested on a real
@@ -17,7 +17,8 @@ const kind = (run: (i: WorkItem) => Promise<WorkOutcome>, extra: Partial<WorkKin
   limits: { perWorkspace: 3, perKey: 2, timeoutMs: 30_000 },
   ...extra,
 });
-const event = (dueAt: Date, id = "hold_1") => ({ name: workEventName("test.item"), data: { id, workspace_id: "ws_1", key: "whe_1", due_at: dueAt.toISOString() } });
+// As Inngest hands it over: `ts` is the time the run was scheduled for (the due time, for work announced ahead).
+const event = (dueAt: Date, id = "hold_1") => ({ name: workEventName("test.item"), data: { id, workspace_id: "ws_1", key: "whe_1", due_at: dueAt.toISOString() }, ts: Math.max(dueAt.getTime(), Date.now()) });
 
 afterEach(() => {
   delete process.env.GOOGLE_CLIENT_ID;
@@ -49,6 +50,16 @@ describe("Inngest functions from the work registry", () => {
     const { result, ctx } = await new InngestTestEngine({ function: workFunction(kind(run)), events: [event(due)] }).execute();
     expect(ctx.step.sleepUntil).not.toHaveBeenCalled();
     expect(result).toEqual({ expired: true });
+  });
+
+  it("a run started early (its ts capped at Inngest's longest delay) announces its item again instead of running it", async () => {
+    const due = new Date(Date.now() + 20 * 86_400_000);
+    const run = vi.fn(async () => ({ expired: true }));
+    const early = { ...event(due), ts: Date.now() + MAX_EVENT_DELAY_MS };
+    const { result, ctx } = await new InngestTestEngine({ function: workFunction(kind(run)), events: [early] }).execute({ steps: [{ id: "not-yet", handler: () => undefined }] });
+    expect(run).not.toHaveBeenCalled();
+    expect(result).toEqual({ notYet: true });
+    expect(ctx.step.sendEvent).toHaveBeenCalledWith("not-yet", expect.objectContaining({ name: workEventName("test.item"), ts: expect.any(Number) }));
   });
 
   it("bounds the step by the kind's timeout: a hanging run fails its step (Inngest retries it)", async () => {

@@ -2,7 +2,7 @@ import { inngest } from "../client";
 import { enabledCrons, enabledKinds } from "../../lib/jobs/registry";
 import { runItem } from "../../lib/jobs/run-item";
 import { housekeepingEvents, nextSweep, overdueWork, SWEEP_EVENT } from "../../lib/jobs/sweep";
-import { cancelEventName, fromEventData, housekeepingEventName, workEvent, workEventName, type CronJob, type WorkEventData, type WorkKind } from "../../lib/jobs/work";
+import { cancelEventName, fromEventData, housekeepingEventName, startedEarly, workEvent, workEventName, type CronJob, type WorkEventData, type WorkKind } from "../../lib/jobs/work";
 
 type Duration = `${number}s`;
 const seconds = (ms: number): Duration => `${Math.max(1, Math.ceil(ms / 1000))}s`;
@@ -37,6 +37,11 @@ export function workFunction(kind: WorkKind) {
     },
     async ({ event, step }) => {
       const item = fromEventData(event.data as WorkEventData);
+      // Due beyond Inngest's longest delay: started early, it announces the item again (a hop).
+      if (startedEarly(item, event.ts)) {
+        await step.sendEvent("not-yet", workEvent(kind.name, item, Math.max(Date.now(), event.ts!)));
+        return { notYet: true };
+      }
       const outcome = (await step.run("run", () => runItem(kind, item))) as { retryAt?: string | Date | null } | null | undefined;
       const retryAt = outcome?.retryAt ? new Date(outcome.retryAt) : null;
       if (retryAt) await step.sendEvent("run-again", workEvent(kind.name, { ...item, dueAt: retryAt }));

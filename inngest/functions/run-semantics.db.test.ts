@@ -29,6 +29,7 @@ Object.assign(process.env, {
 const { resetEnvCache } = await import("../../lib/config/env");
 const { announcementsSent, forgetArmedSweeps } = await import("../../lib/jobs/schedule");
 const { LOST_WORK_BOUND_MS } = await import("../../lib/jobs/sweep");
+const { MAX_EVENT_DELAY_MS } = await import("../../lib/jobs/work");
 const { queryable } = await import("../../db/transaction");
 const { serveApiForTests } = await import("../../test/helpers/api-client");
 const { newAgent, newKey, newWorkspace } = await import("../../test/helpers/fixtures");
@@ -139,6 +140,28 @@ describe("on Inngest, timers fire when due (the double of Inngest's executor dri
     await double.advance(3 * SECOND);
     expect(await status("holds", extended.id)).toBe("expired");
     expect(doneAt("hold-expire", extended.id, (o) => o.expired === true)! - newDue).toBeLessThanOrEqual(2 * SECOND);
+  });
+
+  it("an approval due in 20 days, beyond Inngest's longest delay (7 days on its free plan), hops every 6 days and expires within 2 s of due", async () => {
+    const { key } = await tenant();
+    const approval = (await api("/api/v1/approvals", { key, body: { summary: "Renew the lease", evidence: {}, expires_in_seconds: 20 * 86_400 } })).json;
+    const due = Date.parse(approval.expires_at);
+    await double.advance(0);
+    const announced = double.events.filter((e) => e.name === "agentdraft/approval.expire");
+    expect(announced).toHaveLength(1);
+    expect(Math.abs(announced[0]!.ts - announced[0]!.receivedAt - MAX_EVENT_DELAY_MS)).toBeLessThan(5 * SECOND); // 6 days, not 20
+    await double.advance(due - double.now - SECOND);
+    expect(await status("approvals", approval.id)).toBe("pending");
+    await dueNow("approvals", approval.id);
+    await double.advance(3 * SECOND);
+    expect(await status("approvals", approval.id)).toBe("expired");
+    const at = doneAt("approval-expire", approval.id, (o) => o.expired === true)!;
+    expect(at - due).toBeGreaterThanOrEqual(0);
+    expect(at - due).toBeLessThanOrEqual(2 * SECOND);
+    // Hops at 6, 12 and 18 days, then the run at its due time: each a run and one step.
+    const runs = double.runsOf("approval-expire").filter((r) => r.event.data.id === approval.id);
+    expect(runs.map((r) => r.output)).toEqual([{ notYet: true }, { notYet: true }, { notYet: true }, { expired: true }]);
+    expect(runs.reduce((n, r) => n + 1 + r.log.filter((l) => l.op === "StepRun").length, 0)).toBe(8);
   });
 
   it("a webhook retry due in 5 minutes is delivered within 2 s of due, and billed as its runs and steps", async () => {

@@ -1,5 +1,5 @@
 import { dueItems, nextDueTimes } from "./due";
-import { housekeepingEventName, workEvent, type CronJob, type InngestEvent, type WorkEventData, type WorkKind } from "./work";
+import { eventTs, housekeepingEventName, workEvent, type CronJob, type InngestEvent, type WorkEventData, type WorkKind } from "./work";
 
 /** Work this long overdue is assumed to have lost its event. */
 export const SWEEP_GRACE_MS = 60_000;
@@ -20,7 +20,8 @@ const SWEEP_LIMIT = 1_000;
  */
 export function sweepEventFor(dueAt: Date, now = Date.now()): InngestEvent {
   const windowEnd = Math.ceil(Math.max(dueAt.getTime(), now) / SWEEP_WINDOW_MS) * SWEEP_WINDOW_MS;
-  return { id: `sweep:${windowEnd}`, name: SWEEP_EVENT, data: { window_end: new Date(windowEnd).toISOString() }, ts: windowEnd + SWEEP_GRACE_MS };
+  // A window more than 6 days away is swept early (Inngest's longest delay); that sweep chains on.
+  return { id: `sweep:${windowEnd}`, name: SWEEP_EVENT, data: { window_end: new Date(windowEnd).toISOString() }, ts: eventTs(windowEnd + SWEEP_GRACE_MS, now) };
 }
 
 /**

@@ -88,5 +88,16 @@ export type InngestEvent = { id?: string; name: string; data: Record<string, unk
  */
 export function workEvent(kind: string, item: WorkItem, now = Date.now()): InngestEvent & { data: WorkEventData } {
   const due = item.dueAt.getTime();
-  return { id: `${kind}:${item.id}:${due}`, name: workEventName(kind), data: toEventData(item), ...(due > now ? { ts: due } : {}) };
+  return { id: `${kind}:${item.id}:${due}`, name: workEventName(kind), data: toEventData(item), ...(due > now ? { ts: eventTs(due, now) } : {}) };
 }
+
+/**
+ * Inngest delays a run by at most 7 days on its free plan (a year on paid ones): an item due
+ * later is announced for 6 days from now, and its run, started early, announces it again
+ * (`startedEarly`), a hop every 6 days until it is due.
+ */
+export const MAX_EVENT_DELAY_MS = 6 * 24 * 3600 * 1000;
+export const eventTs = (due: number, now = Date.now()) => Math.min(due, now + MAX_EVENT_DELAY_MS);
+
+/** Whether a run was started before its item is due (its event's `ts` was capped): it should hop, not run. */
+export const startedEarly = (item: WorkItem, eventTsMs: number | undefined) => eventTsMs !== undefined && item.dueAt.getTime() > eventTsMs + 1000;
