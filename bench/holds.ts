@@ -1,7 +1,7 @@
 // npm run bench:holds [-- --db postgres [--rtt-ms 1]] [-- --slow-inngest] — the conflict engine under N concurrent agents,
 // over HTTP (next start) with the database as it is and a region-hop away (a proxy delaying each
 // direction by --rtt-ms), beside a bare route, the database layer alone and a naive baseline.
-// --slow-inngest: background work on Inngest, whose event API takes 2 s per send (the HTTP rows must not move).
+// --slow-inngest: background work on Inngest, whose event API takes 2 s per send (BENCH_INNGEST_MS) (the HTTP rows must not move).
 import { sql } from "drizzle-orm";
 import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults, runBareRoute, warmUpServer } from "./setup";
 import { newWorkspaceWithKey } from "./fixtures";
@@ -109,8 +109,10 @@ const bareRate = (name: string) => {
 const statements: Record<string, number> = {};
 const leaseRows: { where: string; scenario: string; bench: LeaseBench }[] = [];
 const db = await benchDatabase(process.argv);
-const slowInngest = process.argv.includes("--slow-inngest") ? await startSlowEventApi(2_000) : null;
-const inngestLabel = slowInngest ? ", Inngest 2 s per send" : "";
+// BENCH_INNGEST_MS=0 with --slow-inngest: the same, with an event API that answers at once (the comparison).
+const INNGEST_MS = Number(process.env.BENCH_INNGEST_MS ?? 2_000);
+const slowInngest = process.argv.includes("--slow-inngest") ? await startSlowEventApi(INNGEST_MS) : null;
+const inngestLabel = slowInngest ? `, Inngest ${INNGEST_MS} ms per send` : "";
 try {
   await connectBenchDatabase(db.env);
   // The database a region-hop away needs a TCP hop to delay: Postgres only.
@@ -312,8 +314,8 @@ if (bareNear && bareHot && near && hot && farNear && farHot) {
   // Little's law: with every agent always waiting on an attempt, the mean latency is agents ÷ rate, and no percentile above the median can be lower.
   console.log(`\n${AGENTS} agents at ${near.per_second} attempts/s (200 calendars): mean latency ${Math.round((AGENTS / near.per_second) * 1000)} ms by Little's law (agents ÷ rate); p50 ${near.p50_ms} ms, p99 ${near.p99_ms} ms.`);
 }
-if (slowInngest) console.log(`\nInngest's event API (2 s per send) took ${slowInngest.events()} events from the server; each write answered without waiting for it.`);
+if (slowInngest) console.log(`\nInngest's event API (${INNGEST_MS} ms per send) took ${slowInngest.events()} events from the server; each write answered without waiting for it.`);
 console.log("\nHTTP and database rows: an attempt is a placement, and each granted hold is then committed or released (latency covers both).");
 console.log("Naive rows: holds are only placed (no commit), so double bookings are overlapping held rows.");
-const file = writeResults(`holds-${db.label}${slowInngest ? "-slow-inngest" : ""}`, { benchmark: "holds", database: db.label, slow_inngest_ms: slowInngest ? 2_000 : 0, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), bare_route: bareAround, statements, ratios, rows, leases: leaseRows });
+const file = writeResults(`holds-${db.label}${slowInngest ? "-slow-inngest" : ""}`, { benchmark: "holds", database: db.label, slow_inngest_ms: slowInngest ? INNGEST_MS : null, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), bare_route: bareAround, statements, ratios, rows, leases: leaseRows });
 console.log(`\nresults: ${file}\nreproduce: npm run bench:holds -- ${db.label === "postgres" ? `--db postgres --rtt-ms ${RTT_MS}` : ""}${slowInngest ? " --slow-inngest" : ""}`);

@@ -72,7 +72,7 @@ export const sweepFunction = inngest.createFunction({ id: "sweep-overdue-work", 
   step.run("sweep", async () => {
     const kinds = enabledKinds();
     const events = [...(await overdueWork(kinds)), ...(await nextSweep(kinds)), ...housekeepingEvents(enabledCrons())];
-    await inngest.send(events);
+    if (events.length) await inngest.send(events);
     return { announced: events.length };
   }),
 );

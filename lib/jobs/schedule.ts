@@ -21,8 +21,10 @@ const SEND_TIMEOUT_MS = 10_000;
  * their due time as `ts` (Inngest starts the run then). Never before the commit, so a run never
  * looks for a row that is not there yet, and a rollback announces nothing. On Inngest the send
  * runs after the response (`waitUntil` on Vercel, a background promise elsewhere): a write never
- * waits for Inngest. A lost send is the sweeper's: the sweep covering these items' due times is
- * armed at once, before the commit (see `armSweeps`).
+ * waits for Inngest. A lost send is a sweep's: the sweep covering these items' due times is armed
+ * at once (before the commit when this is called inside a transaction; a one-statement write has
+ * committed already, and its API request armed the current window's sweep as it started, see
+ * `armSweepForWrite`).
  */
 export function scheduleWork(kind: string, items: WorkItem[]): Promise<void> {
   if (items.length === 0) return Promise.resolve();
