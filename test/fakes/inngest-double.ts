@@ -17,7 +17,8 @@ import type { AddressInfo } from "node:net";
 // - concurrency: limits on steps executing at once, per function or per key value.
 // - retries: a failing step is retried `retries` times, after backoff.go's table (15 s, 30 s,
 //   1 min, ...; without its 0–30 s jitter, so tests are exact).
-// - event ids deduplicate for 24 hours; debounce runs the last event `period` after it.
+// - event ids deduplicate for 24 hours, and a send the SDK retries (same id seed) is taken once;
+//   debounce runs the last event `period` after it.
 // - billing: "an execution is one function run or one step execution" (docs: durable-execution/
 //   limits); every attempt of a step is one.
 // Time is virtual: `advance(ms)` moves the clock and runs whatever falls due, awaiting each real
@@ -123,6 +124,7 @@ export class InngestDouble {
   private jobs: { at: number; seq: number; what: () => Promise<void> | void }[] = [];
   private seq = 0;
   private seenIds = new Map<string, number>();
+  private seeds = new Set<string>();
   private debounced = new Map<string, { run: Run; at: number; latest: number; firstAt: number }>();
   private inFlight = new Map<string, number>(); // concurrency key -> steps executing
   private ingesting = new Set<Promise<void>>();
@@ -183,7 +185,12 @@ export class InngestDouble {
           if (this.eventApiDown || !req.url?.startsWith("/e/")) return void req.socket.destroy();
           const parsed = JSON.parse(body) as Event | Event[];
           const events = Array.isArray(parsed) ? parsed : [parsed];
-          if (!this.drop(events)) for (const e of events) this.ingest(e);
+          // The SDK retries a send (5 attempts) with the same id seed, from which Inngest derives
+          // the events' internal ids: a retried request is the same events, taken once.
+          const seed = req.headers["x-inngest-event-id-seed"];
+          const retried = typeof seed === "string" && this.seeds.has(seed);
+          if (typeof seed === "string") this.seeds.add(seed);
+          if (!retried && !this.drop(events)) for (const e of events) this.ingest(e);
           res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ids: events.map(() => randomUUID()), status: 200 }));
         })();
         this.ingesting.add(done);
