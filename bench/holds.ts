@@ -1,6 +1,7 @@
-// npm run bench:holds [-- --db postgres [--rtt-ms 1]] — the conflict engine under N concurrent agents,
+// npm run bench:holds [-- --db postgres [--rtt-ms 1]] [-- --slow-inngest] — the conflict engine under N concurrent agents,
 // over HTTP (next start) with the database as it is and a region-hop away (a proxy delaying each
 // direction by --rtt-ms), beside a bare route, the database layer alone and a naive baseline.
+// --slow-inngest: background work on Inngest, whose event API takes 2 s per send (BENCH_INNGEST_MS) (the HTTP rows must not move).
 import { sql } from "drizzle-orm";
 import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults, runBareRoute, warmUpServer } from "./setup";
 import { newWorkspaceWithKey } from "./fixtures";
@@ -17,6 +18,7 @@ import { AppError } from "../lib/errors";
 import type { Actor } from "../lib/actor";
 import { startDelayProxy } from "./delay-proxy";
 import { runLeasesScenario, type LeaseBench } from "./leases-scenario";
+import { startSlowEventApi } from "./slow-event-api";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
@@ -107,6 +109,10 @@ const bareRate = (name: string) => {
 const statements: Record<string, number> = {};
 const leaseRows: { where: string; scenario: string; bench: LeaseBench }[] = [];
 const db = await benchDatabase(process.argv);
+// BENCH_INNGEST_MS=0 with --slow-inngest: the same, with an event API that answers at once (the comparison).
+const INNGEST_MS = Number(process.env.BENCH_INNGEST_MS ?? 2_000);
+const slowInngest = process.argv.includes("--slow-inngest") ? await startSlowEventApi(INNGEST_MS) : null;
+const inngestLabel = slowInngest ? `, Inngest ${INNGEST_MS} ms per send` : "";
 try {
   await connectBenchDatabase(db.env);
   // The database a region-hop away needs a TCP hop to delay: Postgres only.
@@ -126,8 +132,8 @@ try {
       upstream.host = `127.0.0.1:${proxy.port}`;
       serverDb.DATABASE_URL = upstream.toString();
     }
-    const server = await startNextServer({ ...serverDb, ...SERVER_ENV });
-    const where = delay === null ? "" : `, ${delay} ms each way`;
+    const server = await startNextServer({ ...serverDb, ...SERVER_ENV, ...slowInngest?.env });
+    const where = `${delay === null ? "" : `, ${delay} ms each way`}${inngestLabel}`;
     try {
       // The first requests to each route load and compile its code: a few seconds of the same
       // traffic on a workspace of its own, uncounted, so no row's p99 is the server's start-up.
@@ -242,6 +248,7 @@ try {
   await closeDb();
 } finally {
   await db.drop();
+  await slowInngest?.close();
 }
 
 console.log(`\nConflict engine — ${AGENTS} concurrent agents, ${SECONDS} s per row (its first ${SETTLE_SECONDS} s uncounted), database: ${db.label}, load generator on the same machine\n`);
@@ -285,10 +292,10 @@ const perSecond = (layer: string, scenario: string) => rows.find((r) => r.layer 
 const bares = Object.entries(bareAround);
 if (bares.length) console.log(`\nBare route (/api/ping, ${AGENTS} clients, same server, just before and after each row): ${bares.map(([k, b]) => `around ${k} ${b.before.per_second} and ${b.after.per_second} req/s`).join(", ")}`);
 if (Object.keys(statements).length) console.log(`Statements sent to the database per request (API door included): ${Object.entries(statements).map(([k, v]) => `${k} ${v}`).join(", ")}`);
-const near = perSecond("HTTP (next start), 0 ms each way", "200 calendars");
-const hot = perSecond("HTTP (next start), 0 ms each way", "one hot calendar");
-const farNear = perSecond(`HTTP (next start), ${RTT_MS} ms each way`, "200 calendars");
-const farHot = perSecond(`HTTP (next start), ${RTT_MS} ms each way`, "one hot calendar");
+const near = perSecond(`HTTP (next start), 0 ms each way${inngestLabel}`, "200 calendars");
+const hot = perSecond(`HTTP (next start), 0 ms each way${inngestLabel}`, "one hot calendar");
+const farNear = perSecond(`HTTP (next start), ${RTT_MS} ms each way${inngestLabel}`, "200 calendars");
+const farHot = perSecond(`HTTP (next start), ${RTT_MS} ms each way${inngestLabel}`, "one hot calendar");
 const ratios: { ratio: string; value: number; target: string; met: boolean }[] = [];
 const bareNear = bareRate(SCENARIOS[0]!.name);
 const bareHot = bareRate(SCENARIOS[1]!.name);
@@ -307,7 +314,8 @@ if (bareNear && bareHot && near && hot && farNear && farHot) {
   // Little's law: with every agent always waiting on an attempt, the mean latency is agents ÷ rate, and no percentile above the median can be lower.
   console.log(`\n${AGENTS} agents at ${near.per_second} attempts/s (200 calendars): mean latency ${Math.round((AGENTS / near.per_second) * 1000)} ms by Little's law (agents ÷ rate); p50 ${near.p50_ms} ms, p99 ${near.p99_ms} ms.`);
 }
+if (slowInngest) console.log(`\nInngest's event API (${INNGEST_MS} ms per send) took ${slowInngest.events()} events from the server; each write answered without waiting for it.`);
 console.log("\nHTTP and database rows: an attempt is a placement, and each granted hold is then committed or released (latency covers both).");
 console.log("Naive rows: holds are only placed (no commit), so double bookings are overlapping held rows.");
-const file = writeResults(`holds-${db.label}`, { benchmark: "holds", database: db.label, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), bare_route: bareAround, statements, ratios, rows, leases: leaseRows });
-console.log(`\nresults: ${file}\nreproduce: npm run bench:holds${db.label === "postgres" ? ` -- --db postgres --rtt-ms ${RTT_MS}` : ""}`);
+const file = writeResults(`holds-${db.label}${slowInngest ? "-slow-inngest" : ""}`, { benchmark: "holds", database: db.label, slow_inngest_ms: slowInngest ? INNGEST_MS : null, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), bare_route: bareAround, statements, ratios, rows, leases: leaseRows });
+console.log(`\nresults: ${file}\nreproduce: npm run bench:holds -- ${db.label === "postgres" ? `--db postgres --rtt-ms ${RTT_MS}` : ""}${slowInngest ? " --slow-inngest" : ""}`);

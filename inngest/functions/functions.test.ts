@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { resetEnvCache } from "../../lib/config/env";
 import { HOLD_EXPIRY_KIND } from "../../lib/holds/expire-holds";
 import { kindNamed, WORK_KINDS } from "../../lib/jobs/registry";
-import { cancelEventName, workEventName, type WorkItem, type WorkKind, type WorkOutcome } from "../../lib/jobs/work";
+import { cancelEventName, MAX_EVENT_DELAY_MS, workEvent, workEventName, type WorkItem, type WorkKind, type WorkOutcome } from "../../lib/jobs/work";
 import { inngestFunctions, sweepFunction, workFunction } from "./index";
 
 // The Inngest driver of the work registry. The lib functions an item runs are tested on a real
@@ -17,7 +17,8 @@ const kind = (run: (i: WorkItem) => Promise<WorkOutcome>, extra: Partial<WorkKin
   limits: { perWorkspace: 3, perKey: 2, timeoutMs: 30_000 },
   ...extra,
 });
-const event = (dueAt: Date, id = "hold_1") => ({ name: workEventName("test.item"), data: { id, workspace_id: "ws_1", key: "whe_1", due_at: dueAt.toISOString() } });
+// As Inngest hands it over: `ts` is the time the run was scheduled for (the due time, for work announced ahead).
+const event = (dueAt: Date, id = "hold_1") => ({ name: workEventName("test.item"), data: { id, workspace_id: "ws_1", key: "whe_1", due_at: dueAt.toISOString() }, ts: Math.max(dueAt.getTime(), Date.now()) });
 
 afterEach(() => {
   delete process.env.GOOGLE_CLIENT_ID;
@@ -36,13 +37,35 @@ describe("Inngest functions from the work registry", () => {
     expect(ctx.step.sleepUntil).not.toHaveBeenCalled();
   });
 
-  it("sleeps until a timer's due time (a hold's expiry), then runs it", async () => {
+  it("never sleeps: a timer (a hold's expiry) is announced with its due time as `ts`, and no deadline spans a whole run", async () => {
     const due = new Date(Date.now() + 3_600_000);
+    expect(workEvent("test.item", { id: "hold_1", workspaceId: "ws_1", key: null, dueAt: due })).toEqual({
+      id: `test.item:hold_1:${due.getTime()}`,
+      name: workEventName("test.item"),
+      data: { id: "hold_1", workspace_id: "ws_1", key: "", due_at: due.toISOString() },
+      ts: due.getTime(),
+    });
+    for (const k of WORK_KINDS) expect(workFunction(k).opts.timeouts).toBeUndefined();
     const run = vi.fn(async () => ({ expired: true }));
-    const t = new InngestTestEngine({ function: workFunction(kind(run)), events: [event(due)] });
-    const { result, ctx } = await t.execute({ steps: [{ id: "until-due", handler: () => undefined }] });
-    expect(ctx.step.sleepUntil).toHaveBeenCalledWith("until-due", due);
+    const { result, ctx } = await new InngestTestEngine({ function: workFunction(kind(run)), events: [event(due)] }).execute();
+    expect(ctx.step.sleepUntil).not.toHaveBeenCalled();
     expect(result).toEqual({ expired: true });
+  });
+
+  it("a run started early (its ts capped at Inngest's longest delay) announces its item again instead of running it", async () => {
+    const due = new Date(Date.now() + 20 * 86_400_000);
+    const run = vi.fn(async () => ({ expired: true }));
+    const early = { ...event(due), ts: Date.now() + MAX_EVENT_DELAY_MS };
+    const { result, ctx } = await new InngestTestEngine({ function: workFunction(kind(run)), events: [early] }).execute({ steps: [{ id: "not-yet", handler: () => undefined }] });
+    expect(run).not.toHaveBeenCalled();
+    expect(result).toEqual({ notYet: true });
+    expect(ctx.step.sendEvent).toHaveBeenCalledWith("not-yet", expect.objectContaining({ name: workEventName("test.item"), ts: expect.any(Number) }));
+  });
+
+  it("bounds the step by the kind's timeout: a hanging run fails its step (Inngest retries it)", async () => {
+    const hanging = kind(() => new Promise(() => {}), { limits: { perWorkspace: 1, timeoutMs: 50 } });
+    const { error } = await new InngestTestEngine({ function: workFunction(hanging), events: [event(new Date())] }).execute();
+    expect(String((error as Error)?.message ?? error)).toMatch(/still running after 50 ms/);
   });
 
   it("schedules the item's own retry as a new event due at retryAt", async () => {
@@ -50,8 +73,10 @@ describe("Inngest functions from the work registry", () => {
     const t = new InngestTestEngine({ function: workFunction(kind(async () => ({ result: "failed", retryAt }))), events: [event(new Date())] });
     const { ctx } = await t.execute({ steps: [{ id: "run-again", handler: () => undefined }] });
     expect(ctx.step.sendEvent).toHaveBeenCalledWith("run-again", {
+      id: `test.item:hold_1:${retryAt.getTime()}`,
       name: workEventName("test.item"),
       data: { id: "hold_1", workspace_id: "ws_1", key: "whe_1", due_at: retryAt.toISOString() },
+      ts: retryAt.getTime(),
     });
   });
 
@@ -76,7 +101,7 @@ describe("Inngest functions from the work registry", () => {
     expect(ids).toContain("sweep-overdue-work");
     for (const f of withoutGoogle) {
       for (const trigger of f.opts.triggers as ({ cron: string } | { event: string })[]) {
-        if ("cron" in trigger) expect(["*/5 * * * *", "*/15 * * * *", "0 * * * *", "15 * * * *"]).toContain(trigger.cron);
+        if ("cron" in trigger) expect(["*/15 * * * *"]).toContain(trigger.cron);
         else expect(trigger.event).toMatch(/^agentdraft\//);
       }
     }
@@ -88,19 +113,13 @@ describe("Inngest functions from the work registry", () => {
     expect(WORK_KINDS.map((k) => k.name)).toEqual(expect.arrayContaining(["webhook.deliver", "hold.expire", "approval.expire", "approval.notify", "approval.escalate", "mail.deliver", "mail.deliver-system", "audit.seal", "google.sync", "google.export"]));
   });
 
-  it("an idle hour costs a few dozen executions: only the crons run (12 sweeps, 2 purges, 4 channel renewals with Google)", () => {
+  it("no clock ticks but Google's channel renewal: sweeps and purges follow activity (run-semantics.db.test.ts bills an idle hour)", () => {
+    const crons = () => inngestFunctions().flatMap((f) => (f.opts.triggers as { cron?: string }[]).filter((t) => t.cron).map((t) => `${f.id()} ${t.cron}`));
+    expect(crons()).toEqual([]);
+    expect(sweepFunction.opts.triggers).toEqual([{ event: "agentdraft/sweep" }]);
     process.env.GOOGLE_CLIENT_ID = "id.apps.googleusercontent.com";
     process.env.GOOGLE_CLIENT_SECRET = "secret";
     resetEnvCache();
-    const perHour = (cron: string) => (cron.startsWith("*/") ? 60 / Number(cron.split(" ")[0]!.slice(2)) : 1);
-    const crons = inngestFunctions().flatMap((f) => (f.opts.triggers as { cron?: string }[]).filter((t) => t.cron).map((t) => perHour(t.cron!)));
-    expect(crons.reduce((a, b) => a + b, 0)).toBe(18);
-  });
-
-  it("the sweeper finishes at once when nothing is overdue", async () => {
-    const t = new InngestTestEngine({ function: sweepFunction });
-    const { result, ctx } = await t.execute({ steps: [{ id: "find-overdue", handler: () => [] }] });
-    expect(result).toEqual({ announced: 0 });
-    expect(ctx.step.sendEvent).not.toHaveBeenCalled();
+    expect(crons()).toEqual(["google-renew-channels */15 * * * *"]);
   });
 });

@@ -13,6 +13,7 @@ import { newRequestId } from "./request-ids";
 import { queryObject } from "./pagination";
 import { assertIdParams, assertSafeJson, assertSafeQuery } from "./input-guards";
 import type { Operation } from "./operation";
+import { armSweepForWrite } from "../jobs/schedule";
 
 export type ApiContext<Body = unknown, Query = unknown> = {
   req: Request;
@@ -51,6 +52,7 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
       deferred = op.idempotency === "statement" && idempotencyKey === null && !req.headers.has("x-trace-id") ? deferDoor(req) : null;
       const { key, traceId, stored } = deferred ?? (await admitRequest(req, headers, idempotencyKey !== null && isIdempotencyKey(idempotencyKey) ? idempotencyKey : null));
       requireScope(key, op.scope);
+      if (req.method !== "GET" && req.method !== "HEAD") armSweepForWrite();
 
       const url = new URL(req.url);
       const params = Object.fromEntries(

@@ -26,11 +26,12 @@ export async function dueItems(kind: Pick<WorkKind, "source">, o: { before: Date
   return rows.map(toItem);
 }
 
-/** The earliest due time of each kind that has any work at all, in one query (the embedded engine's timer). */
-export async function nextDueTimes(kinds: WorkKind[]): Promise<Map<string, Date>> {
+/** The earliest due time of each kind that has any work at all (only later than `after`, if given), in one query (the embedded engine's timer). */
+export async function nextDueTimes(kinds: WorkKind[], after?: Date): Promise<Map<string, Date>> {
   if (kinds.length === 0) return new Map();
   const q = await queryable();
-  const parts = kinds.map((k) => sql`select ${k.name}::text as kind, (select min(s.due_at) from (${k.source()}) as s) as due_at`);
+  const later = after ? sql` where s.due_at > ${after.toISOString()}::timestamptz` : sql``;
+  const parts = kinds.map((k) => sql`select ${k.name}::text as kind, (select min(s.due_at) from (${k.source()}) as s${later}) as due_at`);
   const { rows } = await q.execute<{ kind: string; due_at: string | Date | null }>(sql.join(parts, sql` union all `));
   return new Map(rows.filter((r) => r.due_at !== null).map((r) => [r.kind, new Date(r.due_at!)]));
 }

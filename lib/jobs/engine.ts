@@ -1,5 +1,6 @@
 import { dueItems, nextDueTimes } from "./due";
 import type { RunnerLock } from "./runner-lock";
+import { runItem } from "./run-item";
 import type { CronJob, WorkItem, WorkKind, WorkOutcome } from "./work";
 
 export type EngineOptions = {
@@ -137,13 +138,7 @@ export function createEngine(o: EngineOptions) {
     bump(perWorkspace, g, 1);
     bump(perKind, e.kind.name, 1);
     if (k) bump(perKey, k, 1);
-    let timeout: NodeJS.Timeout | undefined;
-    const run = Promise.race([
-      e.kind.run(e.item),
-      new Promise<never>((_, reject) => {
-        timeout = setTimeout(() => reject(new Error(`still running after ${e.kind.limits.timeoutMs} ms; abandoned (its claim lets it run again)`)), e.kind.limits.timeoutMs);
-      }),
-    ])
+    const run = runItem(e.kind, e.item)
       .then((outcome: WorkOutcome) => {
         const retryAt = outcome && outcome.retryAt ? new Date(outcome.retryAt) : null;
         if (retryAt) {
@@ -158,7 +153,6 @@ export function createEngine(o: EngineOptions) {
         backOff(e.key);
       })
       .finally(() => {
-        clearTimeout(timeout);
         running.delete(e.key);
         bump(perWorkspace, g, -1);
         bump(perKind, e.kind.name, -1);

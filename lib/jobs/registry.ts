@@ -145,6 +145,7 @@ export const CRON_JOBS: CronJob[] = [
     everyMs: 15 * MINUTE,
     run: async () => (await import("../google/push-channel")).renewChannels(),
     enabled: googleConfigured,
+    whileIdle: true,
   },
 ];
 

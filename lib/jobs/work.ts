@@ -50,7 +50,16 @@ export type CronJob = {
   everyMs: number;
   run: () => Promise<unknown>;
   enabled?: () => boolean;
+  /**
+   * Must run on its clock even when nothing happens (Google's push channels expire). Other jobs only
+   * clear up after activity, so on Inngest they run from the sweeps that activity arms, once per
+   * period at most, and an idle deployment runs none of them.
+   */
+  whileIdle?: boolean;
 };
+
+/** The event that runs a housekeeping job (Inngest), sent by a sweep once per period (its id names the period). */
+export const housekeepingEventName = (job: string) => `agentdraft/housekeeping.${job}`;
 
 /** The event that triggers one run of a kind (Inngest). */
 export const workEventName = (kind: string) => `agentdraft/${kind}`;
@@ -68,3 +77,27 @@ export function toEventData(item: WorkItem): WorkEventData {
 export function fromEventData(d: WorkEventData): WorkItem {
   return { id: d.id, workspaceId: d.workspace_id, key: d.key || null, dueAt: new Date(d.due_at) };
 }
+
+/** An event as sent to Inngest: `ts` in the future makes Inngest start the run then; `id` deduplicates a resend (24 h). */
+export type InngestEvent = { id?: string; name: string; data: Record<string, unknown>; ts?: number };
+
+/**
+ * The event that announces one item: due in the future, it carries the due time as `ts`, so
+ * Inngest starts the run when the item is due (no run sleeps waiting for it). Its id names the
+ * item and its due time, so the same schedule sent twice (the request, then the sweeper) is one run.
+ */
+export function workEvent(kind: string, item: WorkItem, now = Date.now()): InngestEvent & { data: WorkEventData } {
+  const due = item.dueAt.getTime();
+  return { id: `${kind}:${item.id}:${due}`, name: workEventName(kind), data: toEventData(item), ...(due > now ? { ts: eventTs(due, now) } : {}) };
+}
+
+/**
+ * Inngest delays a run by at most 7 days on its free plan (a year on paid ones): an item due
+ * later is announced for 6 days from now, and its run, started early, announces it again
+ * (`startedEarly`), a hop every 6 days until it is due.
+ */
+export const MAX_EVENT_DELAY_MS = 6 * 24 * 3600 * 1000;
+export const eventTs = (due: number, now = Date.now()) => Math.min(due, now + MAX_EVENT_DELAY_MS);
+
+/** Whether a run was started before its item is due (its event's `ts` was capped): it should hop, not run. */
+export const startedEarly = (item: WorkItem, eventTsMs: number | undefined) => eventTsMs !== undefined && item.dueAt.getTime() > eventTsMs + 1000;
