@@ -22,7 +22,7 @@ describe("audit trail", () => {
     const res = await api("/api/v1/audit", { key });
     expect(res.status).toBe(200);
     const [latest, ...older] = res.json.data;
-    expect(auditEntrySchema.parse(latest)).toBeTruthy();
+    expect(auditEntrySchema.safeParse(latest).error).toBeUndefined();
     expect(latest).toMatchObject({
       action: "agent.created",
       actor: { type: "key", id: keyRow.id },

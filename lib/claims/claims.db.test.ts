@@ -110,13 +110,12 @@ describe("message claims", () => {
   });
 
   it("50 workers claiming one message at once: exactly one wins", async () => {
-    const { workspace, agent, inbox, messageId } = await setup();
+    const { workspace, agent, messageId } = await setup();
     const keys = await Promise.all(Array.from({ length: 50 }, () => newKey(workspace.id, { agent_id: agent.id, scopes: ["mail"] }).then((k) => k.key)));
     const results = await Promise.all(keys.map((key) => claim(key, messageId)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409 && r.json.code === "message_claimed")).toHaveLength(49);
     const db = await getDb();
     expect(await db.select().from(messageClaims).where(eq(messageClaims.messageId, messageId))).toHaveLength(1);
-    expect(inbox.id).toBeTruthy();
   });
 });

@@ -70,7 +70,7 @@ const blockText = (blocks: unknown[]) => JSON.stringify(blocks);
 
 describe("Slack", () => {
   it("posts a request to the channel through the real WebClient (Block Kit, fallback text, link to the queue, no evidence), then updates that message when it is decided", async () => {
-    const { workspace, owner, actor } = await setup();
+    const { owner, actor } = await setup();
     const ch = await slackChannel(owner.member);
     const approval = await createApproval(actor, { summary: "Refund order A-1", evidence: { card: "4242 4242 4242 4242", customer: "jane@example.com" }, action_class: "refund", amount: 120, currency: "EUR" });
     const [queued] = await messagesOf(ch.id);
@@ -101,7 +101,6 @@ describe("Slack", () => {
     const db = await getDb();
     const [row] = await db.select().from(notificationMessages).where(eq(notificationMessages.id, queued!.id));
     expect(row).toMatchObject({ status: "sent", providerChannel: "C0APPROVALS", providerRef: msg!.ts });
-    expect(workspace.id).toBeTruthy();
   });
 
   it("includes evidence only when the channel turns it on", async () => {
