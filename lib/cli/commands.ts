@@ -22,6 +22,7 @@ import { inviteFromCli } from "../invitations/invite-from-cli";
 import { sealBeforeRead } from "../audit/seal-chain";
 import { listCheckpoints, serializeCheckpoint, signCheckpoint } from "../audit/checkpoints";
 import { verifyChain } from "../audit/verify-chain";
+import { sealPlainSecrets } from "../webhooks/seal-plain-secrets";
 
 export type Flags = Record<string, string | boolean | undefined>;
 /** What a command returns: JSON for --json, and the lines a person reads otherwise. */
@@ -54,15 +55,20 @@ const scopesFrom = (v: string | boolean | undefined): CreateKeyInput["scopes"] =
 export const COMMANDS: Record<string, Command> = {
   "db migrate": {
     usage: "agentdraft db migrate",
-    summary: "Apply pending database migrations (idempotent).",
+    summary: "Apply pending database migrations, then seal any webhook secret still stored in plain text (idempotent).",
     flags: {},
     needsSchema: false,
     run: async () => {
       const status = await runMigrations();
       const driver = await getDriver();
+      // The one backfill the SQL cannot do (the key never lives in the database): rows from before 0047.
+      const sealedSecrets = await sealPlainSecrets();
       return {
-        json: { driver, ...status },
-        human: [`Database (${driver}) is up to date: ${status.applied} migrations applied, latest ${status.latest}.`],
+        json: { driver, ...status, sealed_webhook_secrets: sealedSecrets },
+        human: [
+          `Database (${driver}) is up to date: ${status.applied} migrations applied, latest ${status.latest}.`,
+          ...(sealedSecrets ? [`Sealed ${sealedSecrets} webhook endpoint secret${sealedSecrets === 1 ? "" : "s"} stored in plain text before migration 0047.`] : []),
+        ],
       };
     },
   },

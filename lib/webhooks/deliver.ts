@@ -7,6 +7,7 @@ import { eventPayload } from "../events/payload";
 import type { Actor } from "../actor";
 import { checkDestination, isAllowlistedHost, parseAllowlist, type Allowlist, type Resolver } from "./ssrf-guard";
 import { signedHeaders } from "./sign";
+import { openSecret } from "./secret";
 import { postPinned } from "./post-pinned";
 import { parseRetryAfter, retryDelayMs } from "./retry-schedule";
 import { disableEndpointInTx } from "./disable-endpoint";
@@ -43,11 +44,11 @@ export function webhookBody(event: WebhookEventRow): string {
   return JSON.stringify(eventPayload(event));
 }
 
-/** The secrets to sign with: the current one, and the previous one while its 24 hours last. */
+/** The secrets to sign with, opened: the current one, and the previous one while its 24 hours last. */
 export function signingSecrets(endpoint: WebhookEndpointRow, now: Date): string[] {
   const previous =
-    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? [endpoint.previousSecret] : [];
-  return [endpoint.secret, ...previous];
+    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? [openSecret(endpoint.previousSecret)] : [];
+  return [openSecret(endpoint.secret), ...previous];
 }
 
 /**
