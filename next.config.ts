@@ -38,6 +38,9 @@ const nextConfig: NextConfig = {
   // bundles it whole into build/parse-worker.mjs (bin/build-parse-worker.mjs), and every server
   // function carries it (mail is parsed on receipt, on sending, and when an approval releases it).
   outputFileTracingIncludes: { "/**": ["./build/parse-worker.mjs"] },
+  // .next/standalone: the traced server alone, with only the packages it loads; CI starts it and
+  // smoke-tests it (.ci/artifact-smoke.mjs), so what a deployment lacks fails here first.
+  output: "standalone",
   poweredByHeader: false,
   // forbidden(): pages answer 403 with app/forbidden.tsx when a member's role is too low.
   experimental: { authInterrupts: true },

@@ -77,9 +77,12 @@ describe("the mail parse pool", () => {
   it("runs from the built bundle where no source is deployed (a Vercel function, a standalone build)", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentdraft-deploy-"));
     try {
-      expect(parseWorkerFile(root)).toBeNull();
+      expect(parseWorkerFile(root, true)).toBeNull();
+      // Where the tracer copied the worker's source alone (it sees the path), production still runs the bundle.
+      fs.mkdirSync(path.join(root, "lib/mail/inbound"), { recursive: true });
+      fs.copyFileSync("lib/mail/inbound/parse-worker.ts", path.join(root, "lib/mail/inbound/parse-worker.ts"));
       await promisify(execFile)(process.execPath, ["bin/build-parse-worker.mjs", "--outfile", path.join(root, "build/parse-worker.mjs")]);
-      const worker = parseWorkerFile(root)!;
+      const worker = parseWorkerFile(root, true)!;
       expect(worker).toEqual({ filename: path.join(root, "build/parse-worker.mjs"), execArgv: [] });
       // The bundle alone, no TypeScript loader: what a deployment's thread runs.
       const pool = new Piscina<ParseTask, ParseOutcome>({ ...worker, maxThreads: 1 });
@@ -89,6 +92,7 @@ describe("the mail parse pool", () => {
       } finally {
         await pool.destroy();
       }
+      expect(parseWorkerFile(root, false)).toMatchObject({ filename: path.join(root, "lib/mail/inbound/parse-worker.ts") }); // development: the source
       expect(parseWorkerFile(process.cwd())).toMatchObject({ filename: path.join(process.cwd(), "lib/mail/inbound/parse-worker.ts"), execArgv: ["--import", "tsx"] });
     } finally {
       fs.rmSync(root, { recursive: true, force: true });

@@ -18,16 +18,15 @@ const waiting: (() => void)[] = [];
 export const PARSE_QUEUE_RETRY_AFTER_SECONDS = 5;
 
 /**
- * The worker's file, from the app's root. A source tree (development, tests, `next start` in a
- * checkout) runs the TypeScript through tsx; a deployment has no source, only the bundle that
- * `npm run build` writes and next.config.ts traces into every server function.
+ * The worker's file, from the app's root. Production runs what `npm run build` bundled
+ * (build/parse-worker.mjs, traced into every server function: a deployment has neither the
+ * source nor a TypeScript loader); development and tests run the source through tsx, so an
+ * edit is never shadowed by an older bundle. Either falls back to the other where it is missing.
  */
-export function parseWorkerFile(root = process.cwd()): { filename: string; execArgv: string[] } | null {
-  const source = path.join(root, "lib/mail/inbound/parse-worker.ts");
-  if (fs.existsSync(source)) return { filename: source, execArgv: ["--import", "tsx"] };
-  const bundle = path.join(root, "build/parse-worker.mjs");
-  if (fs.existsSync(bundle)) return { filename: bundle, execArgv: [] };
-  return null;
+export function parseWorkerFile(root = process.cwd(), production = env().NODE_ENV === "production"): { filename: string; execArgv: string[] } | null {
+  const bundle = { filename: path.join(root, "build/parse-worker.mjs"), execArgv: [] };
+  const source = { filename: path.join(root, "lib/mail/inbound/parse-worker.ts"), execArgv: ["--import", "tsx"] };
+  return (production ? [bundle, source] : [source, bundle]).find((w) => fs.existsSync(w.filename)) ?? null;
 }
 
 /** The worker pool, started on first use; null when MAIL_PARSE_WORKERS=0 or when the worker is not deployed. */
