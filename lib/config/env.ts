@@ -104,6 +104,11 @@ const envSchema = z.object({
     .optional(),
   /** Resend's API address; set only to point the client at another server (a local fake in tests). */
   RESEND_BASE_URL: z.url().optional(),
+  /**
+   * Largest message fetched from Resend's API (its raw download, attachments included). Not a
+   * request body, so Vercel's 4.5 MB limit does not apply: the download is streamed and cut here.
+   */
+  RESEND_INBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(25 * 1024 * 1024),
   /** The signing secret (`whsec_...`) of the Resend webhook that posts to /api/inbound/resend. */
   RESEND_WEBHOOK_SECRET: z.string().trim().startsWith("whsec_", "Resend's webhook signing secret starts with whsec_").optional(),
   /** Google Calendar sync (OAuth client of a Google Cloud project). Both unset: Google is not configured; the app runs without it. */
