@@ -102,6 +102,19 @@ const envSchema = z.object({
     .enum(["true", "false", "1", "0"])
     .transform((v) => v === "true" || v === "1")
     .optional(),
+  /** Set by Vercel: `production`, `preview` or `development`. A preview captures outbound effects (lib/config/preview.ts). */
+  VERCEL_ENV: z.enum(["production", "preview", "development"]).optional(),
+  /** Set (to 1) on a non-production deployment elsewhere than Vercel: outbound effects are captured, not sent. */
+  AGENTDRAFT_PREVIEW: z
+    .enum(["true", "false", "1", "0"])
+    .transform((v) => v === "true" || v === "1")
+    .optional(),
+  /** On a preview, the kinds of outbound effect that are really sent anyway (comma-separated: webhooks, mail, notifications, calendar). */
+  AGENTDRAFT_PREVIEW_SEND: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((k) => k.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(["webhooks", "mail", "notifications", "calendar"], { error: "AGENTDRAFT_PREVIEW_SEND takes webhooks, mail, notifications and calendar, comma-separated" }))),
   /** Resend's API address; set only to point the client at another server (a local fake in tests). */
   RESEND_BASE_URL: z.url().optional(),
   /**
