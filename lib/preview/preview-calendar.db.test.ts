@@ -7,6 +7,7 @@ import { serveApiForTests } from "../../test/helpers/api-client";
 import { linkedCalendar, withFakeGoogle } from "../../test/helpers/google";
 import { newKey } from "../../test/helpers/fixtures";
 import { runDueExports } from "../google/export-event";
+import { disconnectGoogle } from "../google/connections";
 import { listCaptures } from "./captures";
 
 // A preview's copy of production's calendar links: a committed event is not written to the
@@ -35,11 +36,22 @@ describe("a preview deployment and calendar writes", () => {
       expect(row).toMatchObject({ status: "exported" });
       expect(await listCaptures(setup.workspace.id)).toEqual([expect.objectContaining({ kind: "calendar", target: `Google Calendar: ${setup.gcal}`, summary: expect.objectContaining({ calendar_event_id: eventId, write: "upsert" }) })]);
 
+      // Disconnecting on a preview would revoke production's grant (the branch copied its token): not done.
+      const revokes = () => fake.requests.filter((r) => r.path === "/revoke").length;
+      const before = revokes();
+      const out = await disconnectGoogle(setup.actor, setup.connection.id);
+      expect(out.revokeError).toBeNull();
+      expect(revokes()).toBe(before);
+      expect((await listCaptures(setup.workspace.id)).map((c) => c.summary.write)).toEqual(["revoke", "upsert"]);
+
       process.env.AGENTDRAFT_PREVIEW_SEND = "calendar";
       resetEnvCache();
-      await commit(12);
+      const sent = await linkedCalendar(fake);
+      const { key: sentKey } = await newKey(sent.workspace.id);
+      const hold = await api(`/api/v1/calendars/${sent.calendar.id}/holds`, { key: sentKey, body: { start_time: T(12), end_time: T(13), hold_ttl_seconds: 60 } });
+      expect((await api(`/api/v1/holds/${hold.json.id}/commit`, { key: sentKey, method: "POST" })).status).toBe(200);
       await runDueExports();
-      expect(fake.liveEvents(setup.gcal)).toHaveLength(1);
+      expect(fake.liveEvents(sent.gcal)).toHaveLength(1);
     } finally {
       delete process.env.AGENTDRAFT_PREVIEW;
       delete process.env.AGENTDRAFT_PREVIEW_SEND;
