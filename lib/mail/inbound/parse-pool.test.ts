@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Piscina } from "piscina";
 import { AppError } from "../../errors";
 import { resetEnvCache } from "../../config/env";
@@ -72,6 +72,31 @@ describe("the mail parse pool", () => {
       delete process.env.MAIL_PARSE_TIMEOUT_MS;
       resetEnvCache();
     }
+  });
+
+  it("refuses for now (503) when its threads cannot start, rather than letting each message time out and be refused for good", async () => {
+    await closeParsePool();
+    // A deployment with the worker's source but no TypeScript loader (what the build traced before it bundled the worker).
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentdraft-noloader-"));
+    const here = process.cwd();
+    fs.mkdirSync(path.join(root, "lib/mail/inbound"), { recursive: true });
+    fs.copyFileSync("lib/mail/inbound/parse-worker.ts", path.join(root, "lib/mail/inbound/parse-worker.ts"));
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    process.chdir(root);
+    try {
+      const started = performance.now();
+      const err = await parseMessageOffThread(mail(1)).catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 503, extra: { reason: "parser_unavailable" }, headers: { "retry-after": "30" } });
+      expect(performance.now() - started).toBeLessThan(5_000); // not MAIL_PARSE_TIMEOUT_MS (10 s)
+      expect(errors.mock.calls.flat().join(" ")).toMatch(/could not start: .*tsx/);
+    } finally {
+      process.chdir(here);
+      errors.mockRestore();
+      fs.rmSync(root, { recursive: true, force: true });
+      await closeParsePool();
+    }
+    // Back where the worker loads, the next message is parsed on a fresh pool.
+    await expect(parseMessageOffThread(mail(2))).resolves.toMatchObject({ subject: "n2" });
   });
 
   it("runs from the built bundle where no source is deployed (a Vercel function, a standalone build)", async () => {

@@ -10,6 +10,8 @@ import { parseMessage, type ParseOptions, type ParsedMessage } from "./parse-mes
 import type { ParseOutcome, ParseTask } from "./parse-worker";
 
 let pool: Piscina<ParseTask, ParseOutcome> | null | undefined;
+/** Aborted when the pool's threads cannot start (their modules do not load): every waiting message is answered at once. */
+let bootFailed = new AbortController();
 /** Messages on a thread now, and those waiting for one (bounded: a full queue refuses, 503). */
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -43,6 +45,13 @@ function parsePool(): Piscina<ParseTask, ParseOutcome> | null {
     minThreads: 0,
     maxThreads: threadCount(threads),
     idleTimeout: 30_000,
+  });
+  // A thread that fails while it boots takes no task, and piscina starts no other: without this,
+  // every message would wait out its deadline and be refused for good as parse_timeout.
+  const failed = (bootFailed = new AbortController());
+  pool.on("error", (err: Error) => {
+    console.error(`[mail] the parse worker (${worker.filename}) could not start: ${err.message}`);
+    failed.abort(err);
   });
   return pool;
 }
@@ -87,7 +96,8 @@ const isQueueFull = (err: unknown) => err instanceof Error && /queue is at limit
  * parseMessage on a worker thread with a deadline: a message that takes longer than
  * MAIL_PARSE_TIMEOUT_MS is refused (`parse_timeout`, permanent), its thread ended; the event
  * loop serving every other request is never the one doing the work. When every thread is busy
- * and the queue is full, the message is refused for now (503, Retry-After); the pool stays.
+ * and the queue is full, when the threads cannot start, or when one dies on the message, it is
+ * refused for now (503, Retry-After: the sender retries); the pool is never switched off.
  */
 export async function parseMessageOffThread(raw: Buffer, opts: ParseOptions = {}): Promise<ParsedMessage> {
   const p = parsePool();
@@ -95,21 +105,36 @@ export async function parseMessageOffThread(raw: Buffer, opts: ParseOptions = {}
   if (!p) return parseMessage(raw, full);
   const timeoutMs = env().MAIL_PARSE_TIMEOUT_MS;
   let outcome: ParseOutcome;
+  const failed = bootFailed.signal;
   await takeThread();
+  // One signal for the deadline and the pool's boot failure (a timer of our own: AbortSignal.any
+  // holds its sources weakly, and a collected timeout signal would never fire).
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), timeoutMs);
+  const onBootFailure = () => stop.abort();
+  failed.addEventListener("abort", onBootFailure, { once: true });
   try {
-    outcome = await p.run({ raw: new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength), opts: full }, { signal: AbortSignal.timeout(timeoutMs) });
+    outcome = await p.run({ raw: new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength), opts: full }, { signal: stop.signal });
   } catch (err) {
+    if (failed.aborted) {
+      // Our fault, not the message's: refused for now (the sender retries), and a new pool is tried next time.
+      if (pool === p) {
+        pool = undefined;
+        void p.destroy();
+      }
+      throw new AppError("service_unavailable", "The mail parser could not start; nothing was stored. Try again shortly.", { reason: "parser_unavailable" }, { "retry-after": "30" });
+    }
     if ((err as Error).name === "AbortError" || (err as Error).name === "TimeoutError") {
       throw mailRejected("parse_timeout", `The message took longer than ${timeoutMs} ms to parse (MAIL_PARSE_TIMEOUT_MS).`, timeoutMs);
     }
     if (isQueueFull(err)) throw queueFull();
-    // The pool itself failed (a thread that cannot load its modules): parse here from now on,
-    // rather than refuse mail.
-    console.error("[mail] parse worker failed; parsing on the main thread from now on:", err);
-    pool = null;
-    void p.destroy();
-    return parseMessage(raw, full);
+    // A thread that died on this message (piscina starts another): refused for now, never parsed
+    // here instead, where no deadline guards the server's event loop.
+    console.error("[mail] a parse worker failed on a message:", err);
+    throw new AppError("service_unavailable", "The mail parser failed on this message; nothing was stored. Try again later.", { reason: "parser_failed" }, { "retry-after": "30" });
   } finally {
+    clearTimeout(timer);
+    failed.removeEventListener("abort", onBootFailure);
     releaseThread();
   }
   if (!outcome.ok) {
