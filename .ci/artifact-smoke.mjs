@@ -143,7 +143,7 @@ try {
   const slow = await inbound(raw("Slow", "<span>".repeat(200) + "</i>".repeat(8_000_000), "text/html"));
   const slowBody = await slow.json();
   check(slow.status === 422 && slowBody.reason === "parse_timeout" && performance.now() - t < 8_000, `a message slower than MAIL_PARSE_TIMEOUT_MS is refused by its worker's deadline (${slow.status} ${slowBody.reason}, ${Math.round(performance.now() - t)} ms)`);
-  check(!/parse worker not deployed|parse worker .* could not start|parse worker failed/.test(log), "the server never fell back to parsing on its own thread");
+  check(!/parse worker not deployed|parse worker .* could not start|parse worker failed/.test(log), "the server logged no parse worker failure");
 
   for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
   check(received.length >= 1, "the email.received webhook is delivered");
