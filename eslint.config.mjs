@@ -4,7 +4,7 @@ import nextTs from "eslint-config-next/typescript";
 const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: ["node_modules/**", ".next/**", ".data/**", "next-env.d.ts", "db/migrations/**", "test-results/**", "e2e/artifacts/**", "sdk/dist/**"] },
+  { ignores: ["node_modules/**", ".next/**", ".data/**", "next-env.d.ts", "db/migrations/**", "test-results/**", "e2e/artifacts/**", "sdk/dist/**", "build/**"] },
   {
     // Tests assert on JSON bodies of any shape.
     files: ["**/*.test.ts", "test/**/*.ts", "e2e/**/*.ts"],

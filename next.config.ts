@@ -34,6 +34,13 @@ const nextConfig: NextConfig = {
   // On Vercel the embedded database never runs (the start-up checks require DATABASE_URL there):
   // leaving PGlite's 19 MB of WASM out of every function's bundle shortens each cold start.
   outputFileTracingExcludes: process.env.VERCEL ? { "*": ["node_modules/@electric-sql/pglite/**"] } : {},
+  // The mail parse worker is started by file name (piscina), which no tracer can follow: the build
+  // bundles it whole into build/parse-worker.mjs (bin/build-parse-worker.mjs), and every server
+  // function carries it (mail is parsed on receipt, on sending, and when an approval releases it).
+  outputFileTracingIncludes: { "/**": ["./build/parse-worker.mjs"] },
+  // .next/standalone: the traced server alone, with only the packages it loads; CI starts it and
+  // smoke-tests it (.ci/artifact-smoke.mjs), so what a deployment lacks fails here first.
+  output: "standalone",
   poweredByHeader: false,
   // forbidden(): pages answer 403 with app/forbidden.tsx when a member's role is too low.
   experimental: { authInterrupts: true },

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveDatabaseConfig, redactUrl } from "./config";
+import { migrationUrlWarning, resolveDatabaseConfig, redactUrl } from "./config";
 import { ConfigError } from "../lib/config/env";
 
 const base: Parameters<typeof resolveDatabaseConfig>[0] = { AGENTDRAFT_DATA_DIR: ".data", DATABASE_POOL_MAX: 10 };
@@ -48,5 +48,18 @@ describe("resolveDatabaseConfig", () => {
 
   it("redacts passwords for display", () => {
     expect(redactUrl("postgres://u:secret@h/db")).toBe("postgres://u:***@h/db");
+  });
+});
+
+describe("migrationUrlWarning", () => {
+  const pooled = "postgres://u:p@ep-cool-pine-123456-pooler.us-east-2.aws.neon.tech/db?sslmode=require";
+  it("names a pooled URL that migrations would run through when DATABASE_URL_UNPOOLED is unset", () => {
+    expect(migrationUrlWarning({ ...base, DATABASE_URL: pooled })).toMatch(/DATABASE_URL_UNPOOLED is not set.*pooled URL \(ep-cool-pine-123456-pooler\.us-east-2\.aws\.neon\.tech/);
+    expect(migrationUrlWarning({ ...base, DATABASE_URL: "postgres://postgres@127.0.0.1:6432/x" })).toMatch(/DATABASE_URL_UNPOOLED is not set, so migrations run through DATABASE_URL \(127\.0\.0\.1\)/);
+  });
+
+  it("says nothing when migrations have a direct URL, or the database is the embedded one", () => {
+    expect(migrationUrlWarning({ ...base, DATABASE_URL: pooled, DATABASE_URL_UNPOOLED: "postgres://u:p@ep-cool-pine-123456.us-east-2.aws.neon.tech/db" })).toBeNull();
+    expect(migrationUrlWarning(base)).toBeNull();
   });
 });

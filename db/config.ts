@@ -41,6 +41,23 @@ export function resolveDatabaseConfig(e: DatabaseEnv = env()): DatabaseConfig {
   return { driver: "pg", url, directUrl: e.DATABASE_URL_UNPOOLED ?? url, poolMax: e.DATABASE_POOL_MAX, idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS ?? 300_000, preparedStatements: e.DATABASE_PREPARED_STATEMENTS !== "off" };
 }
 
+/**
+ * What to tell an operator when migrations would run through DATABASE_URL because
+ * DATABASE_URL_UNPOOLED is unset: they take a session advisory lock, which a transaction-mode
+ * pooler (PgBouncer, Neon's pooled URL) may take on one server connection and release on
+ * another, leaving it held and the next deploy's migrations waiting. Null when migrations have
+ * a direct URL, or the database is the embedded one.
+ */
+export function migrationUrlWarning(e: DatabaseEnv = env()): string | null {
+  const config = resolveDatabaseConfig(e);
+  if (config.driver === "pglite" || e.DATABASE_URL_UNPOOLED) return null;
+  const host = new URL(config.url).hostname;
+  if (/-pooler\./i.test(host)) {
+    return `DATABASE_URL_UNPOOLED is not set, so migrations run through DATABASE_URL, which is a pooled URL (${host}: PgBouncer in transaction mode). Their advisory lock can stay held on a pooled connection and stall the next deploy's migrations. Set DATABASE_URL_UNPOOLED to the direct URL (the Neon integration sets it).`;
+  }
+  return `DATABASE_URL_UNPOOLED is not set, so migrations run through DATABASE_URL (${host}). That is right for a direct connection; if DATABASE_URL goes through a pooler in transaction mode (PgBouncer, Neon's pooled URL), set DATABASE_URL_UNPOOLED to the direct URL.`;
+}
+
 /** The URL with its password removed, for logs and health output. */
 export function redactUrl(url: string): string {
   try {

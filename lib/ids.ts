@@ -38,6 +38,7 @@ export const ID_PREFIXES = {
   lease: "lease",
   messageClaim: "mclm",
   eventStream: "evs",
+  capturedEffect: "cap",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -4,6 +4,7 @@ import { currentMemberships, requireMember } from "@/lib/auth/current-member";
 import { hasRole } from "@/lib/members/roles";
 import { NAV } from "./nav";
 import { NavLinks } from "./_components/nav-links";
+import { PreviewBanner } from "./_components/preview-banner";
 import { focusRing, secondaryButtonClass } from "./_components/ui";
 import { signOutAction } from "./settings/actions";
 import { switchWorkspaceAction } from "./workspace-actions";
@@ -18,6 +19,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <a href="#main" className={`sr-only rounded bg-white px-3 py-2 focus:not-sr-only focus:absolute focus:left-2 focus:top-2 ${focusRing}`}>
         Skip to content
       </a>
+      <PreviewBanner />
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           <div className="flex items-center gap-3">

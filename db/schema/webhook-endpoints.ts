@@ -6,6 +6,7 @@ import { workspaces } from "./workspaces";
 /**
  * Where a workspace wants its events delivered (SPEC §6). Filters are null for "all". The
  * previous secret stays valid (both signatures are sent) until `previous_secret_expires_at`.
+ * Both secrets are stored sealed under AGENTDRAFT_ENCRYPTION_KEYS.
  */
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
@@ -33,7 +34,8 @@ export const webhookEndpoints = pgTable(
   },
   (t) => [
     index("webhook_endpoints_workspace_idx").on(t.workspaceId, t.id),
-    check("webhook_endpoints_secret_check", sql`${t.secret} like 'whsec_%'`),
+    // Sealed (`v1.<key id>...`, lib/crypto/secret-box.ts); `whsec_...` only in rows written before 0047, until `db migrate` seals them.
+    check("webhook_endpoints_secret_check", sql`${t.secret} like 'v1.%' or ${t.secret} like 'whsec_%'`),
   ],
 );
 

@@ -12,6 +12,8 @@ import { memberActor } from "../members/memberships";
 import { lockCalendars } from "../calendars/lock-calendars";
 import type { CalendarProvider } from "./provider";
 import { stopWatch } from "./watch";
+import { capturesOutbound } from "../config/preview";
+import { recordCapture } from "../preview/captures";
 
 const STATE_TTL_MS = 10 * 60 * 1000;
 
@@ -136,7 +138,10 @@ export async function disconnect(provider: CalendarProvider, actor: Actor, conne
   const links = await q.select().from(googleCalendarLinks).where(eq(googleCalendarLinks.connectionId, connectionId));
   for (const link of links) await stopWatch(provider, connection, link).catch(() => undefined);
   let revokeError: string | null = null;
-  if (connection.refreshTokenSealed) {
+  if (connection.refreshTokenSealed && capturesOutbound("calendar")) {
+    // A preview's copy of production's connection: revoking would sign production out of the account.
+    await recordCapture({ workspaceId: actor.workspaceId, kind: "calendar", target: `${provider.product}: ${connection.googleEmail}`, summary: { connection_id: connectionId, write: "revoke" } });
+  } else if (connection.refreshTokenSealed) {
     try {
       await provider.revoke(connection);
     } catch (err) {

@@ -12,6 +12,8 @@ import type { CalendarProvider, ExportOutcome } from "./provider";
 import { loadProvider } from "./providers";
 import { markConnectionBroken } from "./watch";
 import { scheduleExportWork } from "./schedule-exports";
+import { capturesOutbound } from "../config/preview";
+import { recordCapture } from "../preview/captures";
 
 /** Attempts before an export is given up as `failed` (then shown in the web app, retried by hand). */
 export const MAX_EXPORT_ATTEMPTS = 8;
@@ -94,6 +96,11 @@ async function pushExport(provider: CalendarProvider, row: GoogleEventExportRow)
   }
   if (found.connection.status !== "active") return { ok: false, error: `The ${provider.brand} connection needs to be reconnected.` };
   const connection = found.connection;
+  // A preview deployment's copy of production's links: the write is recorded and shown, never made.
+  if (capturesOutbound("calendar")) {
+    await recordCapture({ workspaceId: row.workspaceId, kind: "calendar", target: `${provider.product}: ${found.link.googleCalendarId}`, summary: { export_id: row.id, calendar_event_id: row.calendarEventId, write: row.desired === "absent" ? "delete" : "upsert" } });
+    return { ok: true, detail: row.desired === "absent" ? "deleted" : "inserted" };
+  }
   try {
     if (row.desired === "absent") return await provider.deleteEvent(connection, row);
     const [event] = await q.select().from(calendarEvents).where(eq(calendarEvents.id, row.calendarEventId));

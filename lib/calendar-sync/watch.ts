@@ -3,6 +3,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
 import { googleCalendarLinks, googleConnections, type GoogleCalendarLinkRow, type GoogleConnectionRow } from "../../db/schema";
 import type { CalendarProvider } from "./provider";
+import { capturesOutbound } from "../config/preview";
 
 /** What is stored of a subscription's secret (the channel token, Graph's clientState): its sha256, compared in constant time. */
 export const channelTokenHash = (token: string) => createHash("sha256").update(token).digest();
@@ -13,6 +14,8 @@ export const channelTokenHash = (token: string) => createHash("sha256").update(t
  * resync covers the link) or the link went away meanwhile (the new one is closed again).
  */
 export async function watchLink(provider: CalendarProvider, connection: GoogleConnectionRow, link: GoogleCalendarLinkRow): Promise<boolean> {
+  // A preview opens no subscription at the provider: the periodic resync covers its links.
+  if (capturesOutbound("calendar")) return false;
   const channel = await provider.watch(connection, link);
   if (!channel) return false;
   const q = await queryable();
@@ -36,9 +39,12 @@ export async function watchLink(provider: CalendarProvider, connection: GoogleCo
   return true;
 }
 
-/** Stops a link's subscription (nothing to do for a revoked connection: its grant is gone). */
+/**
+ * Stops a link's subscription (nothing to do for a revoked connection: its grant is gone). A
+ * preview never does: a channel it copied from production is production's.
+ */
 export async function stopWatch(provider: CalendarProvider, connection: GoogleConnectionRow, link: Pick<GoogleCalendarLinkRow, "channelId" | "channelResourceId" | "googleCalendarId">): Promise<void> {
-  if (!link.channelId || connection.status === "revoked") return;
+  if (!link.channelId || connection.status === "revoked" || capturesOutbound("calendar")) return;
   await provider.stopWatch(connection, link);
 }
 

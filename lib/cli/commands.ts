@@ -1,6 +1,7 @@
 import { runMigrations } from "../../db/migrate";
 import { migrationStatus } from "../../db/migration-status";
 import { getDriver } from "../../db/client";
+import { migrationUrlWarning } from "../../db/config";
 import { operatorActor } from "../actor";
 import { createWorkspace } from "../workspaces/create-workspace";
 import { getWorkspace } from "../workspaces/get-workspace";
@@ -22,16 +23,20 @@ import { inviteFromCli } from "../invitations/invite-from-cli";
 import { sealBeforeRead } from "../audit/seal-chain";
 import { listCheckpoints, serializeCheckpoint, signCheckpoint } from "../audit/checkpoints";
 import { verifyChain } from "../audit/verify-chain";
+import { sealPlainSecrets } from "../webhooks/seal-plain-secrets";
 
 export type Flags = Record<string, string | boolean | undefined>;
 /** What a command returns: JSON for --json, and the lines a person reads otherwise. */
 export type Output = { json: unknown; human: string[] };
 
+/** Where a command says what a person should know before its result (stderr). */
+export type Notice = { write(text: string): unknown };
+
 export type Command = {
   usage: string;
   summary: string;
   flags: Record<string, "string" | "boolean">;
-  run: (flags: Flags) => Promise<Output>;
+  run: (flags: Flags, notice: Notice) => Promise<Output>;
   /** false: the command needs no migrated schema (it migrates, reports, or talks HTTP only). */
   needsSchema?: false;
 };
@@ -54,15 +59,23 @@ const scopesFrom = (v: string | boolean | undefined): CreateKeyInput["scopes"] =
 export const COMMANDS: Record<string, Command> = {
   "db migrate": {
     usage: "agentdraft db migrate",
-    summary: "Apply pending database migrations (idempotent).",
+    summary: "Apply pending database migrations, then seal any webhook secret still stored in plain text (idempotent).",
     flags: {},
     needsSchema: false,
-    run: async () => {
+    run: async (_flags, notice) => {
+      // Said before migrating, so a build log shows it even when the migration then fails.
+      const warning = migrationUrlWarning();
+      if (warning) notice.write(`warning: ${warning}\n`);
       const status = await runMigrations();
       const driver = await getDriver();
+      // The one backfill the SQL cannot do (the key never lives in the database): rows from before 0047.
+      const sealedSecrets = await sealPlainSecrets();
       return {
-        json: { driver, ...status },
-        human: [`Database (${driver}) is up to date: ${status.applied} migrations applied, latest ${status.latest}.`],
+        json: { driver, ...status, sealed_webhook_secrets: sealedSecrets },
+        human: [
+          `Database (${driver}) is up to date: ${status.applied} migrations applied, latest ${status.latest}.`,
+          ...(sealedSecrets ? [`Sealed ${sealedSecrets} webhook endpoint secret${sealedSecrets === 1 ? "" : "s"} stored in plain text before migration 0047.`] : []),
+        ],
       };
     },
   },

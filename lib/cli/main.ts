@@ -45,7 +45,7 @@ export async function runCli(argv: string[], out: Sink = process.stdout, err: Si
       throw new UsageError(`${((e as Error).message.split("\n")[0] ?? "").replace(/\.?$/, ".")} Usage: ${command.usage}`);
     }
     if (command.needsSchema !== false) await ensureSchema(err);
-    const result = await command.run(values);
+    const result = await command.run(values, err);
     out.write(json ? JSON.stringify(result.json, null, 2) + "\n" : result.human.join("\n") + "\n");
     return 0;
   } catch (e) {

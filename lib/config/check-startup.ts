@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { resolveDatabaseConfig } from "../../db/config";
+import { migrationUrlWarning, resolveDatabaseConfig } from "../../db/config";
 import { getDb } from "../../db/client";
 import { describeFailure } from "../describe-failure";
 import { env } from "./env";
@@ -90,6 +90,15 @@ export async function diagnoseStartup(o: { pingTimeoutMs?: number } = {}): Promi
   }
 }
 
+/** What an operator should know at start-up though nothing stops serving (logged, never refused). */
+export function startupWarnings(): string[] {
+  try {
+    return [migrationUrlWarning()].filter((w): w is string => w !== null);
+  } catch {
+    return []; // an unparsable DATABASE_URL is diagnoseStartup's to report
+  }
+}
+
 /** The first problem's sentence, or null. */
 export async function checkStartup(): Promise<string | null> {
   return (await diagnoseStartup())?.reason ?? null;
@@ -106,6 +115,7 @@ export async function refuseToStartIfMisconfigured(): Promise<void> {
   const { recordStartupCheck } = await import("./startup-gate");
   const problem = await diagnoseStartup();
   recordStartupCheck(problem);
+  for (const warning of startupWarnings()) console.warn(`AgentDraft: ${warning}`);
   if (!problem) return;
   if (problem.transient || process.env.VERCEL) {
     console.error(`\nAgentDraft is not ready: ${problem.reason} Requests answer 503 until this is fixed${problem.transient ? " (checked again on the next request)" : ""}.\n`);

@@ -104,8 +104,26 @@ const envSchema = z.object({
     .enum(["true", "false", "1", "0"])
     .transform((v) => v === "true" || v === "1")
     .optional(),
+  /** Set by Vercel: `production`, `preview` or `development`. A preview captures outbound effects (lib/config/preview.ts). */
+  VERCEL_ENV: z.enum(["production", "preview", "development"]).optional(),
+  /** Set (to 1) on a non-production deployment elsewhere than Vercel: outbound effects are captured, not sent. */
+  AGENTDRAFT_PREVIEW: z
+    .enum(["true", "false", "1", "0"])
+    .transform((v) => v === "true" || v === "1")
+    .optional(),
+  /** On a preview, the kinds of outbound effect that are really sent anyway (comma-separated: webhooks, mail, notifications, calendar). */
+  AGENTDRAFT_PREVIEW_SEND: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((k) => k.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(["webhooks", "mail", "notifications", "calendar"], { error: "AGENTDRAFT_PREVIEW_SEND takes webhooks, mail, notifications and calendar, comma-separated" }))),
   /** Resend's API address; set only to point the client at another server (a local fake in tests). */
   RESEND_BASE_URL: z.url().optional(),
+  /**
+   * Largest message fetched from Resend's API (its raw download, attachments included). Not a
+   * request body, so Vercel's 4.5 MB limit does not apply: the download is streamed and cut here.
+   */
+  RESEND_INBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(25 * 1024 * 1024),
   /** The signing secret (`whsec_...`) of the Resend webhook that posts to /api/inbound/resend. */
   RESEND_WEBHOOK_SECRET: z.string().trim().startsWith("whsec_", "Resend's webhook signing secret starts with whsec_").optional(),
   /** Google Calendar sync (OAuth client of a Google Cloud project). Both unset: Google is not configured; the app runs without it. */

@@ -6,7 +6,7 @@ import { plainJsonRoute } from "../api/plain-route";
 import { closeDb } from "../../db/client";
 import { refuseToStartIfMisconfigured } from "./check-startup";
 
-const saved = { DATABASE_URL: process.env.DATABASE_URL, AGENTDRAFT_DATA_DIR: process.env.AGENTDRAFT_DATA_DIR, VERCEL: process.env.VERCEL, WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS };
+const saved = { DATABASE_URL: process.env.DATABASE_URL, DATABASE_URL_UNPOOLED: process.env.DATABASE_URL_UNPOOLED, AGENTDRAFT_DATA_DIR: process.env.AGENTDRAFT_DATA_DIR, VERCEL: process.env.VERCEL, WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS };
 afterEach(async () => {
   resetStartupGate();
   await closeDb();
@@ -77,6 +77,29 @@ describe("the start-up gate (what Vercel answers instead of exiting)", () => {
       expect((await res.json()).detail).toMatch(/WEBHOOK_ALLOWED_HOSTS: bad CIDR/);
     } finally {
       exit.mockRestore();
+      logged.mockRestore();
+    }
+  });
+
+  it("at start, says when migrations would run through DATABASE_URL (no DATABASE_URL_UNPOOLED), and serves all the same", async () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      process.env.VERCEL = "1"; // nothing exits: the database below is asleep (transient)
+      process.env.DATABASE_URL = "postgres://u:p@127.0.0.1:1/x";
+      delete process.env.DATABASE_URL_UNPOOLED;
+      resetEnvCache();
+      await refuseToStartIfMisconfigured();
+      expect(warned.mock.calls.flat().join("\n")).toMatch(/DATABASE_URL_UNPOOLED is not set, so migrations run through DATABASE_URL \(127\.0\.0\.1\)/);
+
+      warned.mockClear();
+      process.env.DATABASE_URL_UNPOOLED = "postgres://u:p@127.0.0.1:2/x";
+      resetEnvCache();
+      resetStartupGate();
+      await refuseToStartIfMisconfigured();
+      expect(warned.mock.calls.flat().join("\n")).not.toMatch(/DATABASE_URL_UNPOOLED/);
+    } finally {
+      warned.mockRestore();
       logged.mockRestore();
     }
   });

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { getDb, getDriver } from "../../db/client";
 import { migrationStatus } from "../../db/migration-status";
 import { describeFailure } from "../describe-failure";
-import { backgroundHealth, backlogIsStale, type BackgroundHealth } from "./background-health";
+import { backgroundHealth, type BackgroundHealth } from "./background-health";
 import { startupProblem } from "../config/startup-gate";
 
 export type HealthStatus = "ok" | "degraded" | "down";
@@ -10,8 +10,8 @@ export type HealthStatus = "ok" | "degraded" | "down";
 /**
  * /api/health. Anyone may read `status` (ok, degraded, down); the details are for an API key
  * of any scope or a signed-in member: database reachability, driver and migration counts, and
- * how far background work is behind. Never an error's text or the migrations' names (those go
- * to the server log and to `npx agentdraft db status`).
+ * how far their own workspace's background work is behind (never another tenant's). Never an
+ * error's text or the migrations' names (those go to the server log and to `npx agentdraft db status`).
  */
 export type Health = {
   status: HealthStatus;
@@ -26,8 +26,11 @@ export type Health = {
   startup_problem?: string | null;
 };
 
-/** `degraded`: reachable, but migrations are pending or some background work waits far longer than it should. */
-export async function checkHealth(o: { details?: boolean } = {}): Promise<Health> {
+/**
+ * `degraded`: reachable, but migrations are pending or some background work, in any workspace,
+ * has been due far longer than it should. `details`: the viewer's workspace, whose queues are shown.
+ */
+export async function checkHealth(o: { details?: { workspaceId: string } | null } = {}): Promise<Health> {
   const started = performance.now();
   let health: Omit<Required<Health>, "startup_problem"> & Pick<Health, "startup_problem">;
   try {
@@ -37,11 +40,11 @@ export async function checkHealth(o: { details?: boolean } = {}): Promise<Health
     const migrations = await migrationStatus(db);
     if (migrations.pending.length) console.warn(`[health] pending migrations: ${migrations.pending.join(", ")}`);
     // Before migrations ran, the queues' tables may not exist yet.
-    const background = migrations.pending.length ? null : await backgroundHealth(db);
+    const background = migrations.pending.length ? null : await backgroundHealth(db, o.details?.workspaceId ?? null);
     health = {
-      status: migrations.pending.length || (background && backlogIsStale(background)) ? "degraded" : "ok",
+      status: migrations.pending.length || background?.stale ? "degraded" : "ok",
       database: { reachable: true, driver: await getDriver(), latency_ms: latency, migrations: { applied: migrations.applied, pending: migrations.pending.length } },
-      background,
+      background: background?.workspace ?? null,
     };
   } catch (err) {
     console.error(`[health] database unreachable: ${describeFailure(err).message}`);

@@ -1,15 +1,17 @@
 import { admitRequest } from "../api/admit-request";
 
 /**
- * Whether this request may see health details: a valid API key of any scope (a wrong one is
- * 401, as everywhere), or a signed-in member of any role. Anyone else sees the status alone.
+ * Whose health details this request may see: the workspace of a valid API key of any scope (a
+ * wrong one is 401, as everywhere), or of a signed-in member of any role. Anyone else (null)
+ * sees the status alone.
  */
-export async function healthViewer(req: Request): Promise<boolean> {
+export async function healthViewer(req: Request): Promise<{ workspaceId: string } | null> {
   if (req.headers.get("authorization") !== null) {
-    await admitRequest(req, new Headers());
-    return true;
+    const { key } = await admitRequest(req, new Headers());
+    return { workspaceId: key.workspaceId };
   }
-  if (!req.headers.get("cookie")) return false;
+  if (!req.headers.get("cookie")) return null;
   const { currentMember } = await import("../auth/current-member");
-  return (await currentMember()) !== null;
+  const member = await currentMember();
+  return member ? { workspaceId: member.workspace.id } : null;
 }

@@ -11,6 +11,10 @@ import { createEndpoint } from "../webhooks/create-endpoint";
 // Nothing is lost on a crash: a process running the engine and committing events is killed
 // with SIGKILL mid-load, twice, and started again; every event it acknowledged reaches the
 // endpoint (at least once: a receiver deduplicating by webhook-id sees each exactly once).
+// The bound on duplicates: an attempt is repeated only when the process that made it dies
+// before recording its outcome, so each kill repeats at most the attempts it had in flight
+// (the engine's concurrency, CHILD_CONCURRENCY), and no event arrives more than once per kill
+// plus once. A live process never repeats one (its lease outlasts the attempt's timeout).
 // On a Postgres server only: an embedded PGlite directory belongs to one process, which this
 // test kills.
 
@@ -41,6 +45,10 @@ function startChild(env: Record<string, string>, onAck: (id: string) => void): P
   });
 }
 
+const KILLS = 2;
+/** test/helpers/engine-child.ts runs the engine with this many items at once. */
+const CHILD_CONCURRENCY = 16;
+
 const killed = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode ? resolve() : c.once("exit", () => resolve())));
 
 describe.runIf(process.env.AGENTDRAFT_TEST_DB === "postgres")("a crash mid-load", () => {
@@ -52,7 +60,7 @@ describe.runIf(process.env.AGENTDRAFT_TEST_DB === "postgres")("a crash mid-load"
     const acked = new Set<string>();
     receiver.reply = () => ({ status: 200, delayMs: 5 });
 
-    for (let round = 0; round < 2; round++) {
+    for (let round = 0; round < KILLS; round++) {
       const child = await startChild({ ...env, PRODUCE: "1" }, (id) => acked.add(id));
       const target = acked.size + 150;
       while (acked.size < target) await new Promise((r) => setTimeout(r, 10));
@@ -73,6 +81,10 @@ describe.runIf(process.env.AGENTDRAFT_TEST_DB === "postgres")("a crash mid-load"
     expect([...received()].every((id) => committed.has(id))).toBe(true);
     const duplicates = receiver.received.length - received().size;
     console.log(`crash test: ${acked.size} acknowledged, ${received().size} delivered, ${duplicates} delivered twice (in flight at a kill)`);
+    expect(duplicates).toBeLessThanOrEqual(KILLS * CHILD_CONCURRENCY);
+    const perId = new Map<string, number>();
+    for (const r of receiver.received) perId.set(String(r.headers["webhook-id"]), (perId.get(String(r.headers["webhook-id"])) ?? 0) + 1);
+    expect(Math.max(...perId.values())).toBeLessThanOrEqual(1 + KILLS);
     await receiver.close();
   });
 });

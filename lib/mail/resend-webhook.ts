@@ -11,6 +11,7 @@ import { emitEvent } from "../events/emit-event";
 import { readBody } from "../api/read-body";
 import { ingestMessage, rejectOversizeMail, type Delivery } from "./inbound/ingest-message";
 import { resendClient } from "./resend-client";
+import { downloadFromResend } from "./resend-download";
 import { messageEventPayload } from "./serialize";
 
 type ResendEvent = { type: string; created_at: string; data: Record<string, unknown> & { email_id?: string } };
@@ -74,17 +75,15 @@ async function ingestFromResend(emailId: string, data: Record<string, unknown>):
     throw new AppError("service_unavailable", `Could not fetch received email ${emailId} from Resend: ${error?.message ?? "no data"}`, {}, { "retry-after": "30" });
   }
   const recipients = (email.received_for?.length ? email.received_for : Array.isArray(data.to) ? (data.to as string[]) : email.to).map((a) => a.toLowerCase());
-  const limit = env().MAIL_MAX_BYTES;
+  // Fetched, not posted: bounded by RESEND_INBOUND_MAX_BYTES, not by the request-body limit behind MAIL_MAX_BYTES.
+  const maxBytes = env().RESEND_INBOUND_MAX_BYTES;
   let raw: Buffer;
   if (email.raw?.download_url) {
-    const res = await fetch(email.raw.download_url);
-    if (!res.ok) throw new AppError("service_unavailable", `Could not download the raw message from Resend (HTTP ${res.status}).`, {}, { "retry-after": "30" });
-    const declared = Number(res.headers.get("content-length") ?? NaN);
-    if (Number.isFinite(declared) && declared > limit) {
-      await res.body?.cancel();
-      return rejectOversizeMail(Buffer.from(`To: ${recipients.join(", ")}\r\n\r\n`), declared, { recipients, source: "resend" });
+    const download = await downloadFromResend(email.raw.download_url, maxBytes);
+    if (download.kind === "too_large") {
+      return rejectOversizeMail(Buffer.from(`To: ${recipients.join(", ")}\r\n\r\n`), download.bytes, { recipients, source: "resend", maxBytes });
     }
-    raw = Buffer.from(await res.arrayBuffer());
+    raw = download.raw;
   } else {
     raw = await new MailComposer({
       from: email.from,
@@ -101,7 +100,7 @@ async function ingestFromResend(emailId: string, data: Record<string, unknown>):
       .compile()
       .build();
   }
-  return ingestMessage(raw, { recipients, source: "resend" });
+  return ingestMessage(raw, { recipients, source: "resend", maxBytes });
 }
 
 /** Which statuses a delivery event may move a message from: forward only, so late or repeated events change nothing. */

@@ -4,6 +4,7 @@ import type { Transaction } from "../../db/client";
 import { outboundMail } from "../../db/schema";
 import { env } from "../config/env";
 import { resendClient } from "./resend-client";
+import { capturesOutbound } from "../config/preview";
 import { newId } from "../ids";
 import { resendTransport } from "./resend-transport";
 import { scheduleWork } from "../jobs/schedule";
@@ -37,8 +38,9 @@ export type MailTransport = (mail: {
   idempotencyKey?: string;
 }) => Promise<{ providerId: string }>;
 
-/** Resend when RESEND_API_KEY is set; otherwise null, and mail is captured. */
+/** Resend when RESEND_API_KEY is set; otherwise null, and mail is captured. A preview deployment captures it too, unless told to send mail. */
 export function configuredTransport(): MailTransport | null {
+  if (capturesOutbound("mail")) return null;
   const client = resendClient();
   return client ? resendTransport(client) : null;
 }

@@ -7,6 +7,8 @@ import { appendAudit } from "../audit/append-audit";
 import { drainDue } from "../jobs/due";
 import { retryDelayMs } from "../webhooks/retry-schedule";
 import { loadNotice } from "./load-notice";
+import { capturesOutbound } from "../config/preview";
+import { CAPTURED_NOTE, recordCapture } from "../preview/captures";
 import { DeliveryError, PROVIDER_TIMEOUT_MS, SENDERS, type ProviderRef, type Sender } from "./providers";
 import { quietUntil, routesTo } from "./routing";
 import { queuedNotificationsSource } from "./queue-notifications";
@@ -67,6 +69,11 @@ export async function deliverNotification(id: string, o: { now?: Date; senders?:
     if (until) return defer(m, until);
   }
 
+  // A preview deployment's copy of production's channels: the notice is recorded and shown, never posted.
+  if (capturesOutbound("notifications")) {
+    await recordCapture({ workspaceId: m.workspaceId, kind: "notifications", target: `${channel.kind}: ${channel.name}`, summary: { notification_id: m.id, type: m.type, subject_id: m.subjectId, update: update !== null } });
+    return finish(m, { status: "skipped", error: CAPTURED_NOTE });
+  }
   const senders = o.senders ?? SENDERS;
   const sender = senders[channel.kind]!;
   const target = { channel, secret: open(channel.secretSealed), recipientEmail };

@@ -4,15 +4,16 @@ import { newId } from "../ids";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
 import { createEndpointInput, type CreateEndpointInput } from "./schemas";
-import { generateSecret } from "./secret";
+import { generateSecret, sealSecret } from "./secret";
 import { assertDeliverableUrl, normaliseList, resolveAgentFilter } from "./validate-endpoint";
 
-/** Creates an endpoint with a fresh secret (returned to the caller this once). */
+/** Creates an endpoint with a fresh secret, stored sealed and returned opened to the caller this once. */
 export async function createEndpoint(actor: Actor, input: CreateEndpointInput): Promise<WebhookEndpointRow> {
   const parsed = createEndpointInput.parse(input);
   const url = assertDeliverableUrl(parsed.url);
   const agentIds = (await resolveAgentFilter(actor, parsed.agent_ids, true)) ?? null;
   const eventTypes = normaliseList(parsed.event_types);
+  const secret = generateSecret();
   return transaction(async (tx) => {
     const [row] = await tx
       .insert(webhookEndpoints)
@@ -23,7 +24,7 @@ export async function createEndpoint(actor: Actor, input: CreateEndpointInput): 
         description: parsed.description ?? null,
         eventTypes,
         agentIds,
-        secret: generateSecret(),
+        secret: sealSecret(secret),
       })
       .returning();
     await appendAudit(tx, [
@@ -34,6 +35,6 @@ export async function createEndpoint(actor: Actor, input: CreateEndpointInput): 
         summary: { url, event_types: eventTypes, agent_ids: agentIds },
       },
     ]);
-    return row!;
+    return { ...row!, secret };
   });
 }

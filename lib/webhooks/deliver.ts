@@ -7,6 +7,9 @@ import { eventPayload } from "../events/payload";
 import type { Actor } from "../actor";
 import { checkDestination, isAllowlistedHost, parseAllowlist, type Allowlist, type Resolver } from "./ssrf-guard";
 import { signedHeaders } from "./sign";
+import { capturesOutbound } from "../config/preview";
+import { CAPTURED_NOTE, recordCapture } from "../preview/captures";
+import { openSecret } from "./secret";
 import { postPinned } from "./post-pinned";
 import { parseRetryAfter, retryDelayMs } from "./retry-schedule";
 import { disableEndpointInTx } from "./disable-endpoint";
@@ -32,7 +35,7 @@ export type DeliverOptions = {
 };
 
 type Outcome =
-  | { kind: "succeeded"; status: number; latencyMs: number }
+  | { kind: "succeeded"; status: number | null; latencyMs: number | null; captured?: true }
   | { kind: "gone"; status: number; latencyMs: number }
   | { kind: "failed"; status: number | null; error: string | null; latencyMs: number | null; retryAfterMs: number | null };
 
@@ -43,11 +46,11 @@ export function webhookBody(event: WebhookEventRow): string {
   return JSON.stringify(eventPayload(event));
 }
 
-/** The secrets to sign with: the current one, and the previous one while its 24 hours last. */
+/** The secrets to sign with, opened: the current one, and the previous one while its 24 hours last. */
 export function signingSecrets(endpoint: WebhookEndpointRow, now: Date): string[] {
   const previous =
-    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? [endpoint.previousSecret] : [];
-  return [endpoint.secret, ...previous];
+    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? [openSecret(endpoint.previousSecret)] : [];
+  return [openSecret(endpoint.secret), ...previous];
 }
 
 /**
@@ -161,6 +164,11 @@ async function attempt(
   o: { now: Date; timeoutMs: number; allowlist: Allowlist; resolver?: Resolver },
 ): Promise<Outcome> {
   const refuse = (error: string): Outcome => ({ kind: "failed", status: null, error, latencyMs: null, retryAfterMs: null });
+  // A preview deployment's copy of production's endpoints: the delivery is recorded and shown, never sent.
+  if (capturesOutbound("webhooks")) {
+    await recordCapture({ workspaceId: event.workspaceId, kind: "webhooks", target: endpoint.url, summary: { endpoint_id: endpoint.id, event_id: event.id, type: event.type } });
+    return { kind: "succeeded", status: null, latencyMs: null, captured: true };
+  }
   const url = new URL(endpoint.url);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isAllowlistedHost(o.allowlist, url.hostname))) {
     return refuse("refused: plain http is only allowed to hosts on WEBHOOK_ALLOWED_HOSTS");
@@ -191,7 +199,7 @@ function attemptLog(now: Date, outcome: Outcome) {
     lastAttemptAt: now,
     lastResponseStatus: outcome.status,
     lastLatencyMs: outcome.latencyMs,
-    lastError: outcome.kind === "failed" ? outcome.error : outcome.kind === "gone" ? "endpoint answered 410 Gone" : null,
+    lastError: outcome.kind === "failed" ? outcome.error : outcome.kind === "gone" ? "endpoint answered 410 Gone" : outcome.captured ? CAPTURED_NOTE : null,
     leaseToken: null,
     leasedUntil: null,
   };

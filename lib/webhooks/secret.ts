@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { open, seal } from "../crypto/secret-box";
 
 export const SECRET_PREFIX = "whsec_";
 
@@ -12,3 +13,13 @@ export function secretKey(secret: string): Buffer {
   if (!secret.startsWith(SECRET_PREFIX)) throw new Error("webhook secret must start with whsec_");
   return Buffer.from(secret.slice(SECRET_PREFIX.length), "base64");
 }
+
+/** How a secret is stored: sealed under AGENTDRAFT_ENCRYPTION_KEYS, like every other secret at rest. */
+export const sealSecret = (secret: string): string => seal(secret);
+
+/**
+ * A stored secret, opened. A row written before secrets were sealed (migration 0047) still holds
+ * `whsec_...` until `db migrate` seals it (sealPlainSecrets): it is read as is meanwhile, so an
+ * upgrade never stops deliveries.
+ */
+export const openSecret = (stored: string): string => (stored.startsWith(SECRET_PREFIX) ? stored : open(stored));

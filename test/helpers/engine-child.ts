@@ -12,7 +12,8 @@ import { setLocalEngine } from "../../lib/jobs/schedule";
 
 const workspaceId = process.env.CHILD_WORKSPACE!;
 const kinds = enabledKinds().map((k) => ({ ...k, source: () => sql`select * from (${k.source()}) as own where own.workspace_id = ${workspaceId}` }));
-// A short lease, so the restarted process takes over from the killed one quickly.
+// A short lease, so the restarted process takes over from the killed one quickly. The concurrency
+// is CHILD_CONCURRENCY in the crash test: its bound on duplicates.
 const engine = createEngine({ kinds, crons: [], concurrency: 16, idlePollMs: 200, lockRetryMs: 200, acquireLock: () => acquireRunnerLock({ name: `crash-test-${workspaceId}`, ttlMs: 1_500 }) });
 setLocalEngine(engine);
 engine.start();

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 
@@ -10,8 +10,23 @@ export type SentEmail = {
   body: { from: string; to: string | string[]; cc?: string | string[]; subject: string; text?: string; html?: string; headers?: Record<string, string>; reply_to?: string | string[] };
 };
 
-/** A received message the fake serves from GET /emails/receiving/{id}, with its raw MIME. */
-export type ReceivedEmail = { id: string; raw: Buffer | null; to: string[]; from: string; subject: string; text?: string | null; html?: string | null; headers?: Record<string, string> };
+/**
+ * A received message the fake serves from GET /emails/receiving/{id}, with its raw MIME. `raw`
+ * may be a generator of `rawBytes` bytes (served lazily, chunked, with no Content-Length: how a
+ * large object streams), and `rawRedirect` answers the download with a 302 to that URL instead.
+ */
+export type ReceivedEmail = {
+  id: string;
+  raw: Buffer | null;
+  to: string[];
+  from: string;
+  subject: string;
+  text?: string | null;
+  html?: string | null;
+  headers?: Record<string, string>;
+  rawStream?: { bytes: number };
+  rawRedirect?: (downloadUrl: string) => string;
+};
 
 type Failure = { status: number; name: string; message: string };
 
@@ -29,6 +44,11 @@ export async function startFakeResend(opts: { apiKey?: string } = {}) {
   const byIdempotencyKey = new Map<string, { id: string; fingerprint: string }>();
   const received = new Map<string, ReceivedEmail>();
   const failures: Failure[] = [];
+  /** Raw downloads as the CDN saw them: how many bytes it wrote for each before the client stopped reading. */
+  const downloads: { id: string; host: string; bytesSent: number; closedEarly: boolean }[] = [];
+  // Like CloudFront's signed URLs: the download needs no API key, only an unexpired signature over the path.
+  const urlKey = randomUUID();
+  const sign = (p: string, expires: number) => createHmac("sha256", urlKey).update(`${p}:${expires}`).digest("hex");
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -41,9 +61,36 @@ export async function startFakeResend(opts: { apiKey?: string } = {}) {
 
       const raw = url.pathname.match(/^\/raw\/([^/]+)$/);
       if (req.method === "GET" && raw) {
+        const expires = Number(url.searchParams.get("Expires"));
+        if (url.searchParams.get("Signature") !== sign(url.pathname, expires) || expires * 1000 < Date.now()) {
+          return res.writeHead(403, { "content-type": "text/xml" }).end("<Error><Code>AccessDenied</Code><Message>Access denied</Message></Error>");
+        }
         const mail = received.get(raw[1]!);
-        if (!mail?.raw) return error(404, "not_found", "Raw message not found");
-        return res.writeHead(200, { "content-type": "message/rfc822" }).end(mail.raw);
+        if (!mail || (!mail.raw && !mail.rawStream)) return res.writeHead(404, { "content-type": "text/xml" }).end("<Error><Code>NoSuchKey</Code></Error>");
+        if (mail.rawRedirect && !url.searchParams.has("redirected")) {
+          const to = new URL(mail.rawRedirect(`http://${req.headers.host}${req.url}`));
+          to.searchParams.set("redirected", "1");
+          return res.writeHead(302, { location: to.toString() }).end();
+        }
+        const log = { id: mail.id, host: String(req.headers.host), bytesSent: 0, closedEarly: false };
+        downloads.push(log);
+        if (mail.raw) {
+          log.bytesSent = mail.raw.length;
+          return res.writeHead(200, { "content-type": "message/rfc822", "content-length": String(mail.raw.length) }).end(mail.raw);
+        }
+        // Generated as it is read: a client that stops reading stops the server writing.
+        res.writeHead(200, { "content-type": "message/rfc822" });
+        res.write(`From: big@sender.example\r\nTo: ${mail.to.join(", ")}\r\nSubject: ${mail.subject}\r\n\r\n`);
+        const chunk = Buffer.alloc(64 * 1024, "x".repeat(75) + "\r\n");
+        const pump = () => {
+          while (log.bytesSent < mail.rawStream!.bytes) {
+            log.bytesSent += chunk.length;
+            if (!res.write(chunk)) return void res.once("drain", pump);
+          }
+          res.end();
+        };
+        res.on("close", () => (log.closedEarly = log.bytesSent < mail.rawStream!.bytes));
+        return pump();
       }
       if (req.headers.authorization !== `Bearer ${apiKey}`) return error(401, "missing_api_key", "Missing or invalid API key in the authorization header.");
 
@@ -88,7 +135,7 @@ export async function startFakeResend(opts: { apiKey?: string } = {}) {
           text: mail.text ?? null,
           headers: mail.headers ?? null,
           message_id: `<${mail.id}@fake.resend>`,
-          raw: mail.raw ? { download_url: `http://127.0.0.1:${port}/raw/${mail.id}`, expires_at: new Date(Date.now() + 3600_000).toISOString() } : null,
+          raw: mail.raw || mail.rawStream ? signedDownload(mail.id) : null,
           attachments: [],
         });
       }
@@ -97,12 +144,19 @@ export async function startFakeResend(opts: { apiKey?: string } = {}) {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  /** Resend's `raw` object: a signed URL (CloudFront's, on its CDN host in production) valid for an hour. */
+  const signedDownload = (id: string) => {
+    const p = `/raw/${id}`;
+    const expires = Math.floor(Date.now() / 1000) + 3600;
+    return { download_url: `http://127.0.0.1:${port}${p}?Expires=${expires}&Signature=${sign(p, expires)}`, expires_at: new Date(expires * 1000).toISOString() };
+  };
 
   return {
     url: `http://127.0.0.1:${port}`,
     apiKey,
     sent,
     attempts,
+    downloads,
     /** The next POST /emails answers with this error instead (queue several for several). */
     failNext(status: number, name = status >= 500 ? "application_error" : "validation_error", message = `fake failure ${status}`) {
       failures.push({ status, name, message });

@@ -7,10 +7,10 @@ import { AppError } from "@/lib/errors";
 export const dynamic = "force-dynamic";
 
 // GET /api/health — ok / degraded / down for anyone; with an API key (any scope) or a signed-in
-// member, the database's state and how far background work is behind.
+// member, the database's state and how far their workspace's background work is behind.
 export async function GET(req: Request) {
   const requestId = newRequestId();
-  let details = false;
+  let details: Awaited<ReturnType<typeof healthViewer>> = null;
   try {
     details = await healthViewer(req);
   } catch (err) {

@@ -92,10 +92,11 @@ export async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Enco
  * The one way mail gets in (raw endpoint, Resend webhook, SMTP listener): size check, parse
  * and sanitise, route to inboxes by the given recipients (else the message's own), then store
  * once per inbox and Message-ID with its thread, attachments, outbox event and audit entry.
- * Oversize mail is refused whole, with an audit entry in each addressed workspace.
+ * Oversize mail (over `maxBytes`: MAIL_MAX_BYTES unless the source has its own bound) is refused
+ * whole, with an audit entry in each addressed workspace.
  */
-export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; source: IngestSource; senderAuth?: SenderAuth }): Promise<Delivery[]> {
-  if (raw.length > env().MAIL_MAX_BYTES) return rejectOversizeMail(raw, raw.length, opts);
+export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; source: IngestSource; senderAuth?: SenderAuth; maxBytes?: number }): Promise<Delivery[]> {
+  if (raw.length > (opts.maxBytes ?? env().MAIL_MAX_BYTES)) return rejectOversizeMail(raw, raw.length, opts);
   const parsed = await parseMessageOffThread(raw, { senderAuth: opts.senderAuth }).catch(async (err: unknown) => {
     const reason = rejectionReason(err);
     if (reason) await auditRejection(raw, { reason, size_bytes: raw.length, limit: (err as AppError).extra.limit ?? null }, opts);
@@ -115,10 +116,11 @@ export async function ingestMessage(raw: Buffer, opts: { recipients?: string[]; 
  * Refuses mail over MAIL_MAX_BYTES whole: nothing is stored, and each addressed inbox's
  * workspace gets an audit entry. `head` is the message or its first bytes (for the headers).
  */
-export async function rejectOversizeMail(head: Buffer, size: number, opts: { recipients?: string[]; source: IngestSource }): Promise<never> {
-  const limit = env().MAIL_MAX_BYTES;
+export async function rejectOversizeMail(head: Buffer, size: number, opts: { recipients?: string[]; source: IngestSource; maxBytes?: number }): Promise<never> {
+  const limit = opts.maxBytes ?? env().MAIL_MAX_BYTES;
   await auditRejection(head, { reason: "too_large", size_bytes: size, limit_bytes: limit }, opts);
-  throw new AppError("payload_too_large", `The message is over the ${limit}-byte limit (MAIL_MAX_BYTES). Nothing was stored.`, { limit_bytes: limit });
+  const setting = opts.source === "resend" ? "RESEND_INBOUND_MAX_BYTES" : "MAIL_MAX_BYTES";
+  throw new AppError("payload_too_large", `The message is over the ${limit}-byte limit (${setting}). Nothing was stored.`, { limit_bytes: limit });
 }
 
 /** An `email.rejected` audit entry in the workspace of each inbox the refused message was for. */

@@ -6,6 +6,7 @@ import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
 import { newResendWebhookSecret, signedResendWebhook, startFakeResend } from "../../../test/helpers/fake-resend";
 import { getDb } from "../../../db/client";
+import { resetEnvCache } from "../../config/env";
 import { auditEntries, messages, webhookEvents } from "../../../db/schema";
 import { deliverOutboundMail } from "./deliver-outbound";
 import { configuredTransport, type MailTransport } from "../send-mail";
@@ -249,5 +250,56 @@ describe("Resend's webhooks", () => {
 
     // A message Resend does not have: 404, nothing stored.
     expect((await postWebhook({ type: "email.received", data: { email_id: "in-missing" } })).status).toBe(404);
+  });
+
+  it("fetch a received message bigger than MAIL_MAX_BYTES (a request-body limit) when it is within RESEND_INBOUND_MAX_BYTES", async () => {
+    const { key, inbox } = await setup();
+    // Three times MAIL_MAX_BYTES here (200,000): a ~600 kB attachment, as any photo is.
+    const raw = await composeMime({ from: "bob@team.test", to: inbox.address, subject: "Big", text: "see attached", messageId: "<big-via-resend@team.test>", attachments: [{ filename: "photo.bin", content: Buffer.alloc(450_000, 7) }] });
+    expect(raw.length).toBeGreaterThan(3 * 200_000);
+    fake.receive({ id: "in-big", raw, to: [inbox.address], from: "bob@team.test", subject: "Big" });
+    const res = await postWebhook({ type: "email.received", data: { email_id: "in-big", to: [inbox.address] } });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    const msg = (await api(`/api/v1/messages/${res.json.deliveries[0].message_id}`, { key })).json;
+    expect(msg).toMatchObject({ subject: "Big", size_bytes: raw.length });
+  });
+
+  it("cut a download over RESEND_INBOUND_MAX_BYTES while it streams, refusing the message whole (413, audited)", async () => {
+    const { workspace, inbox } = await setup();
+    process.env.RESEND_INBOUND_MAX_BYTES = String(1024 * 1024);
+    resetEnvCache();
+    try {
+      // 64 MB, chunked with no Content-Length: only counting the bytes as they come can stop it.
+      fake.receive({ id: "in-huge", raw: null, rawStream: { bytes: 64 * 1024 * 1024 }, to: [inbox.address], from: "big@sender.example", subject: "Huge" });
+      const res = await postWebhook({ type: "email.received", data: { email_id: "in-huge", to: [inbox.address] } });
+      expect(res.status, res.text.slice(0, 300)).toBe(413);
+      expect(res.json).toMatchObject({ code: "payload_too_large", limit_bytes: 1024 * 1024 });
+      expect(res.json.detail).toMatch(/RESEND_INBOUND_MAX_BYTES/);
+      const download = fake.downloads.find((d) => d.id === "in-huge")!;
+      await expect.poll(() => download.closedEarly).toBe(true);
+      expect(download.bytesSent).toBeLessThan(16 * 1024 * 1024); // the limit, and what sockets buffer: never the whole
+      expect(await (await getDb()).select().from(messages).where(eq(messages.inboxId, inbox.id))).toEqual([]);
+      const rejected = await (await getDb()).select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "email.rejected")));
+      expect(rejected.map((e) => (e.summary as { reason: string }).reason)).toEqual(["too_large"]);
+    } finally {
+      delete process.env.RESEND_INBOUND_MAX_BYTES;
+      resetEnvCache();
+    }
+  });
+
+  it("follow the download's redirects on Resend's host only", async () => {
+    const { inbox } = await setup();
+    const raw = (id: string) => composeMime({ from: "bob@team.test", to: inbox.address, subject: id, text: "hi", messageId: `<${id}@team.test>` });
+    // Within the host: followed.
+    fake.receive({ id: "in-moved", raw: await raw("in-moved"), to: [inbox.address], from: "bob@team.test", subject: "in-moved", rawRedirect: (u) => u });
+    expect((await postWebhook({ type: "email.received", data: { email_id: "in-moved", to: [inbox.address] } })).status).toBe(200);
+    // Off it (another name for this machine, as a compromised or misconfigured answer could name any host): not followed.
+    fake.receive({ id: "in-away", raw: await raw("in-away"), to: [inbox.address], from: "bob@team.test", subject: "in-away", rawRedirect: (u) => u.replace("127.0.0.1", "localhost") });
+    const away = await postWebhook({ type: "email.received", data: { email_id: "in-away", to: [inbox.address] } });
+    expect(away.status).toBe(503);
+    expect(away.json.detail).toMatch(/localhost.*not Resend's/);
+    expect(fake.downloads.filter((d) => d.id === "in-away")).toEqual([]);
+    const stored = await (await getDb()).select({ subject: messages.subject }).from(messages).where(eq(messages.inboxId, inbox.id));
+    expect(stored).toEqual([{ subject: "in-moved" }]);
   });
 });
