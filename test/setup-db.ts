@@ -3,27 +3,36 @@ import { resetEnvCache } from "../lib/config/env";
 import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { startNeonWsProxy } from "./helpers/neon-ws-proxy";
+import { onServer } from "./global-setup-postgres";
 
-// Each test file gets its own database handle: a fresh in-memory PGlite (started from the run's
-// migrated snapshot, test/global-setup-pglite.ts), or a pool on this
-// run's fresh Postgres database, or (the `pooled` project) the production shape: Neon's
-// serverless driver over a local WebSocket proxy, through PgBouncer in transaction mode, with
-// migrations on the direct URL. Tests isolate themselves further with a fresh workspace each.
+// Each test file gets a fresh database of its own: an in-memory PGlite started from the run's
+// migrated snapshot (test/global-setup-pglite.ts), or a copy of the run's migrated template
+// database on the Postgres server (test/global-setup-postgres.ts) reached with node-postgres, or
+// (the `pooled` project) the same through production's shape: Neon's serverless driver over a
+// local WebSocket proxy, through PgBouncer in transaction mode, with migrations on the direct URL.
+// Tests isolate themselves further with a fresh workspace each.
 const mode = process.env.AGENTDRAFT_TEST_DB;
 let proxy: Awaited<ReturnType<typeof startNeonWsProxy>> | undefined;
-if (mode === "postgres") {
-  process.env.DATABASE_URL = inject("databaseUrl");
-} else if (mode === "pooled") {
-  const direct = new URL(inject("databaseUrl"));
-  const pooled = new URL(process.env.TEST_POOLED_DATABASE_URL!);
-  pooled.pathname = direct.pathname;
-  proxy = await startNeonWsProxy();
-  Object.assign(process.env, {
-    DATABASE_URL: pooled.toString(),
-    DATABASE_URL_UNPOOLED: direct.toString(),
-    DATABASE_DRIVER: "neon",
-    NEON_WS_PROXY: `127.0.0.1:${proxy.port}/v1`,
-  });
+let fileDatabase: string | undefined;
+if (mode === "postgres" || mode === "pooled") {
+  // A database of this file's own, copied from the run's migrated template.
+  const template = new URL(inject("databaseTemplateUrl"));
+  fileDatabase = `${template.pathname.slice(1)}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  await onServer(`create database "${fileDatabase}" template "${template.pathname.slice(1)}"`);
+  const direct = new URL(template);
+  direct.pathname = `/${fileDatabase}`;
+  if (mode === "postgres") process.env.DATABASE_URL = direct.toString();
+  else {
+    const pooled = new URL(process.env.TEST_POOLED_DATABASE_URL!);
+    pooled.pathname = direct.pathname;
+    proxy = await startNeonWsProxy();
+    Object.assign(process.env, {
+      DATABASE_URL: pooled.toString(),
+      DATABASE_URL_UNPOOLED: direct.toString(),
+      DATABASE_DRIVER: "neon",
+      NEON_WS_PROXY: `127.0.0.1:${proxy.port}/v1`,
+    });
+  }
 } else {
   delete process.env.DATABASE_URL;
   process.env.AGENTDRAFT_PGLITE_SNAPSHOT = inject("pgliteSnapshot");
@@ -42,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeDb();
   await proxy?.close();
+  if (fileDatabase && !process.env.KEEP_TEST_DATABASE) await onServer(`drop database if exists "${fileDatabase}" with (force)`);
   const changed = Object.keys({ ...envAtStart, ...process.env }).filter((k) => envAtStart[k] !== process.env[k]);
   for (const k of changed) {
     if (envAtStart[k] === undefined) delete process.env[k];

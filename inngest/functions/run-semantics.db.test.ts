@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { InngestDouble, type Run } from "../../test/fakes/inngest-double";
 
@@ -13,7 +13,7 @@ import { InngestDouble, type Run } from "../../test/fakes/inngest-double";
 const SIGNING_KEY = `signkey-test-${"5e".repeat(32)}`;
 const double = new InngestDouble({ appId: "agentdraft", signingKey: SIGNING_KEY, quiesce: () => announcementsSent() });
 const eventApi = await double.listen();
-Object.assign(process.env, {
+const SETTINGS = {
   JOB_RUNNER: "inngest",
   INNGEST_EVENT_KEY: "test-event-key",
   INNGEST_SIGNING_KEY: SIGNING_KEY,
@@ -24,8 +24,12 @@ Object.assign(process.env, {
   API_RATE_LIMIT_PER_SECOND: "100000",
   API_WORKSPACE_RATE_LIMIT_BURST: "100000",
   API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000",
-});
+};
+Object.assign(process.env, SETTINGS);
 
+// The Inngest client and the functions read their settings when their modules load: load this
+// file's modules afresh (database test files share their worker's modules).
+vi.resetModules();
 const { resetEnvCache } = await import("../../lib/config/env");
 const { announcementsSent, forgetArmedSweeps } = await import("../../lib/jobs/schedule");
 const { LOST_WORK_BOUND_MS } = await import("../../lib/jobs/sweep");
@@ -48,7 +52,7 @@ afterAll(async () => {
   await announcementsSent();
   await receiver.close();
   await double.close();
-  for (const k of ["JOB_RUNNER", "INNGEST_EVENT_KEY", "INNGEST_SIGNING_KEY", "INNGEST_BASE_URL", "INNGEST_DEV", "WEBHOOK_ALLOWED_HOSTS"]) delete process.env[k];
+  for (const k of Object.keys(SETTINGS)) delete process.env[k];
   resetEnvCache();
 });
 beforeEach(async () => {

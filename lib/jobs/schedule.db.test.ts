@@ -122,10 +122,12 @@ describe("announcing work to Inngest after commit", () => {
     error.mockRestore();
     answering = true;
     // A sweep (armed for this window) finds it in the database once it is a minute overdue.
+    // (The delivery's; its audit entries' sealing, also unannounced, may be overdue too, unless
+    // another file's sealer on the same database server got to them first.)
     const inAMinute = await overdueWork(enabledKinds(), new Date(Date.now() + 61_000));
-    expect(inAMinute.filter((e) => e.data.workspace_id === actor.workspaceId)).toEqual([
+    expect(inAMinute.filter((e) => e.data.workspace_id === actor.workspaceId && e.name !== "agentdraft/audit.seal")).toEqual([
       { id: expect.stringMatching(/^webhook\.deliver:whd_/), name: "agentdraft/webhook.deliver", data: expect.objectContaining({ id: expect.stringMatching(/^whd_/), due_at: event.createdAt.toISOString() }) },
     ]);
-    expect((await overdueWork(enabledKinds())).filter((e) => e.data.workspace_id === actor.workspaceId)).toEqual([]);
+    expect((await overdueWork(enabledKinds())).filter((e) => e.data.workspace_id === actor.workspaceId && e.name !== "agentdraft/audit.seal")).toEqual([]);
   });
 });
