@@ -10,11 +10,12 @@ import path from "node:path";
 const postgres = process.env.TEST_DATABASE_URL;
 const pooled = postgres && process.env.TEST_POOLED_DATABASE_URL;
 const dbTests = ["**/*.db.test.ts"];
-// Database test files share their worker's loaded modules (isolate: false): importing the app
-// again for every file was half of the suite's CPU. Each file still gets a fresh database (the
-// setup file closes the last one and opens a new one from the run's migrated snapshot) and
-// fresh workspaces; a file that changes process.env puts it back.
-const shared = { isolate: false, setupFiles: ["test/setup-db.ts"] };
+// On the embedded database (`npm test`'s run), test files share their worker's loaded modules
+// (isolate: false): importing the app again for every file was half of the suite's CPU. Each file
+// still gets a fresh database (the setup file closes the last one and opens a new one from the
+// run's migrated snapshot) and fresh workspaces; a file that changes process.env puts it back, and
+// a file that starts background work stops it. The server runs (CI) keep a process per file.
+const shared = { setupFiles: ["test/setup-db.ts"] };
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -38,6 +39,7 @@ export default defineConfig({
           include: dbTests,
           env: { AGENTDRAFT_TEST_DB: "pglite", AGENTDRAFT_DATA_DIR: "memory://" },
           globalSetup: ["test/global-setup-pglite.ts"],
+          isolate: false,
           ...shared,
         },
       },
