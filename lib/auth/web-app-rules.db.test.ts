@@ -377,6 +377,25 @@ describe("demoting an approver who voted", () => {
   });
 });
 
+describe("demotions racing votes", () => {
+  it("nine approvers vote while each is demoted at once: no vote of a member who cannot decide is left on the pending approval", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const approvers = await Promise.all(Array.from({ length: 9 }, () => newMember(workspace.id, "approver")));
+    const { row: key } = await newKey(workspace.id);
+    const keyActor = { type: "key" as const, workspaceId: workspace.id, keyId: key.id, agentId: null };
+    const pending = await createApproval(keyActor, { summary: "Refund C-1", evidence: { order: "C-1" }, required_approvals: 10 });
+    const as = (m: MemberRow) => ({ type: "member" as const, workspaceId: workspace.id, memberId: m.id });
+    const outcomes = await Promise.allSettled(
+      approvers.flatMap((m) => [decideApproval(as(m), pending.id, "approve", null), changeRole(owner, { member_id: m.id, role: "viewer" })]),
+    );
+    // A vote either landed before its demotion (and was withdrawn) or was refused after it.
+    for (const o of outcomes) if (o.status === "rejected") expect(o.reason).toMatchObject({ code: "forbidden" });
+    const [after] = await getApprovals(workspace.id, [pending.id]);
+    expect(after.get(pending.id)).toMatchObject({ status: "pending", approvals: 0, decisions: [] });
+  });
+});
+
 describe("passkeys and sessions", () => {
   const passkey = (userId: string, id: string) => ({
     credentialID: id,
