@@ -72,6 +72,8 @@ export const messageClaims = pgTable(
     inboxId: text("inbox_id").notNull(),
     agentId: text("agent_id"),
     apiKeyId: text("api_key_id"),
+    /** The worker's name, as it gave it (shown in the claim); the claim's id is what proves it holds the claim. */
+    worker: text("worker"),
     status: text("status", { enum: MESSAGE_CLAIM_STATUSES }).notNull(),
     ttlSeconds: integer("ttl_seconds").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),

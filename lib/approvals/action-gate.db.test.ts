@@ -114,6 +114,44 @@ describe("taint gate for leases (lease.acquire)", () => {
     expect((await place({ "agentdraft-approval-id": id, "idempotency-key": "hold-twice" })).json.code).toBe("approval_consumed");
   });
 
+  it("an approval the agent opened itself (one vote, another class, a longer life) does not pass a two-approver rule; the rule's own approval does", async () => {
+    const { workspace, agent, trace, approver } = await setup();
+    const { key } = await newKey(workspace.id, { agent_id: agent.id });
+    const { key: admin } = await newKey(workspace.id);
+    const second = await newMember(workspace.id, "approver");
+    const calendar = (await api("/api/v1/calendars", { key: admin, body: { name: "CFO" } })).json;
+    await createPolicy(operatorActor(workspace.id), { name: "Holds from mail", action_class: "hold.place", untrusted_trace: true, required_approvals: 2, expires_in_seconds: 3600 });
+    const hold = { start_time: "2031-02-04T09:00:00Z", end_time: "2031-02-04T10:00:00Z", priority: 60 };
+    const place = (headers: Record<string, string>) => api(`/api/v1/calendars/${calendar.id}/holds`, { key, body: hold, headers: { "x-trace-id": trace, ...headers } });
+    const refused = await place({});
+    expect(refused.json.code).toBe("approval_required");
+    const action = refused.json.approval.action as Record<string, unknown>;
+
+    // Opened outside the trace (no rule applies there), so one vote approves it.
+    const own = async (extra: Record<string, unknown>) => {
+      const res = await api("/api/v1/approvals", { key, body: { summary: "Hold", evidence: {}, action, ...extra } });
+      expect(res.status).toBe(201);
+      await decideApproval(approver.actor, res.json.id, "approve");
+      expect((await api(`/api/v1/approvals/${res.json.id}`, { key })).json.status).toBe("approved");
+      return res.json.id as string;
+    };
+    const oneVote = await place({ "agentdraft-approval-id": await own({ action_class: "hold.place" }) });
+    expect(oneVote.status).toBe(409);
+    expect(oneVote.json).toMatchObject({ code: "approval_insufficient", required_approvals: 2, approvals: 1, policy: { name: "Holds from mail" } });
+    expect((await place({ "agentdraft-approval-id": await own({ action_class: "misc" }) })).json).toMatchObject({ code: "approval_insufficient", action_class: "hold.place", approval_action_class: "misc" });
+    const longLived = await api("/api/v1/approvals", { key, body: { summary: "Hold", evidence: {}, action, action_class: "hold.place", required_approvals: 2, expires_in_seconds: 30 * 86400 } });
+    await decideApproval(approver.actor, longLived.json.id, "approve");
+    await decideApproval(second.actor, longLived.json.id, "approve");
+    expect((await place({ "agentdraft-approval-id": longLived.json.id })).json).toMatchObject({ code: "approval_insufficient", expires_in_seconds: 3600 });
+
+    // None of them was spent; the approval the rule opened, with both votes, places the hold.
+    const id = refused.json.approval.id as string;
+    await decideApproval(approver.actor, id, "approve");
+    expect((await place({ "agentdraft-approval-id": id })).json.code).toBe("approval_not_approved");
+    await decideApproval(second.actor, id, "approve");
+    expect((await place({ "agentdraft-approval-id": id })).status).toBe(201);
+  });
+
   it("over MCP: acquire_lease answers approval_required, and with approval_id it spends the approval", async () => {
     const { workspace, key, trace, approver } = await setup();
     await createPolicy(operatorActor(workspace.id), { name: "Deploys from mail", action_class: "lease.acquire", untrusted_trace: true });

@@ -4,7 +4,7 @@ import { replayingEffectNow } from "../../db/effect";
 import { approvalPolicies, approvals, messages, type ApprovalPolicyRow } from "../../db/schema";
 import type { Actor } from "../actor";
 import { AppError } from "../errors";
-import { consumeApproval } from "./consume-approval";
+import { consumeApproval, needOfGate } from "./consume-approval";
 import { createApproval } from "./create-approval";
 import { actionHash } from "./receipts";
 import { taintOf, traceStartColumns, traceStartId } from "./trace-taint";
@@ -60,7 +60,8 @@ export async function gateAction<T>(actor: Actor & { type: "key" }, gated: Gated
     // A replayed idempotent request answers what the first one did: that one spent the approval.
     if (replayingEffectNow()) return perform();
     return transaction(async () => {
-      await consumeApproval(actor, approvalId, action);
+      // The approval must meet this rule (class, quorum, life), not only name the action.
+      await consumeApproval(actor, approvalId, action, needOfGate(policy, gated.actionClass));
       return perform();
     });
   }

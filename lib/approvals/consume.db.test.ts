@@ -6,6 +6,8 @@ import { setTestEnv } from "../../test/helpers/env";
 import { getDb } from "../../db/client";
 import { approvals, auditEntries, webhookEvents } from "../../db/schema";
 import { decideApproval } from "./decide-approval";
+import { createPolicy } from "./policies";
+import { operatorActor } from "../actor";
 import { approvalSchema } from "./schemas";
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
@@ -95,6 +97,21 @@ describe("POST /v1/approvals/{id}/consume", () => {
     expect((await theirs.consume(a.id, { action: refund }, otherAgentKey)).status).toBe(404);
     const { key: wide } = await newKey(theirs.workspace.id, { scopes: ["approvals"] });
     expect((await theirs.consume(a.id, { action: refund }, wide)).status).toBe(200);
+  });
+
+  it("spends only when the approval meets the rule that gates its action now: a two-approver rule added after one vote refuses it with approval_insufficient", async () => {
+    const { workspace, approved, consume } = await setup();
+    const a = await approved();
+    await createPolicy(operatorActor(workspace.id), { name: "Large refunds", action_class: "refund", min_amount: 100, required_approvals: 2 });
+    const refused = await consume(a.id, { action: refund });
+    expect(refused.status).toBe(409);
+    expect(refused.json, refused.text).toMatchObject({ code: "approval_insufficient", required_approvals: 2, approvals: 1, policy: { name: "Large refunds" } });
+    // The agent cannot open a one-vote approval for it now either: the rule sets the floor.
+    const again = await approved();
+    expect((await consume(again.id, { action: refund })).json.code).toBe("approval_not_approved");
+    const second = await newMember(workspace.id, "approver");
+    await decideApproval(second.actor, again.id, "approve");
+    expect((await consume(again.id, { action: refund })).status).toBe(200);
   });
 
   it("50 concurrent consumes: exactly one succeeds, the others get approval_consumed", async () => {

@@ -30,7 +30,8 @@ export async function decideApproval(
     throw new AppError("validation_failed", "The note is too long (2000 characters at most).", { errors: [{ field: "note", message: "at most 2000 characters" }] });
   }
   const result = await transaction(async (tx) => {
-    const [member] = await tx.select().from(members).where(and(eq(members.id, actor.memberId), eq(members.workspaceId, actor.workspaceId)));
+    // Shared lock: a role change or removal (which locks the member for update) waits for this vote, then withdraws it.
+    const [member] = await tx.select().from(members).where(and(eq(members.id, actor.memberId), eq(members.workspaceId, actor.workspaceId))).for("share");
     if (!member || !(DECIDING_ROLES as readonly string[]).includes(member.role)) {
       throw new AppError("forbidden", "Only members with the approver, admin or owner role can decide approvals.");
     }

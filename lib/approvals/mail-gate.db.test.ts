@@ -50,6 +50,9 @@ describe("outbound mail that waits for a person", () => {
     expect(approval).toMatchObject({ status: "pending", action_class: "email.send", action: { type: "email.send", message: held.id, message_id: held.message_id, to: ["bob@customer.test"], subject: "Your refund" } });
     expect(approval.action.rfc822_sha256).toMatch(/^[0-9a-f]{64}$/);
 
+    // Held mail's approval is the product's to spend, by sending: the refusal says so (not merely "pending").
+    const early = await api(`/api/v1/approvals/${held.approval_id}/consume`, { key, body: { action: approval.action } });
+    expect(early.json).toMatchObject({ code: "approval_consumed", consumed_at: null, detail: expect.stringContaining("held message") });
     await decideApproval(approver.actor, held.approval_id!, "approve");
     const sent = (await api(`/api/v1/messages/${held.id}`, { key })).json;
     expect(sent).toMatchObject({ status: "captured", approval_id: held.approval_id, message_id: held.message_id });

@@ -70,7 +70,7 @@ export const consumeApprovalOp = defineOperation({
   operationId: "consumeApproval",
   summary: "Spend an approved approval, once, on the exact approved action",
   description:
-    "Succeeds once, for an approved approval that has not expired, when `action` hashes (sha256 of its canonical JSON) to the approved action. Otherwise 409 with a code saying why: `approval_not_approved` (pending, denied or cancelled), `approval_expired`, `approval_consumed` (spent already, or held mail the product sends itself) or `action_mismatch`. An agent-bound key spends only its own agent's approvals. Writes an `approval.consumed` audit entry and event. For actions AgentDraft does not perform itself, this is where a policy is enforced: do the action only after a 200 here.",
+    "Succeeds once, for an approved approval that has not expired, when `action` hashes (sha256 of its canonical JSON) to the approved action. Otherwise 409 with a code saying why: `approval_not_approved` (pending, denied or cancelled), `approval_expired`, `approval_consumed` (spent already, or held mail the product sends itself), `action_mismatch`, or `approval_insufficient` (the workspace rule that gates the approval's action class and amount now, found by the server, needs more member votes than it has). An agent-bound key spends only its own agent's approvals. Writes an `approval.consumed` audit entry and event. For actions AgentDraft does not perform itself, this is where a policy is enforced: do the action only after a 200 here.",
   tag,
   scope,
   body: consumeApprovalInput,

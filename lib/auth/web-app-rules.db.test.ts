@@ -341,6 +341,61 @@ describe("removing an approver who voted", () => {
   });
 });
 
+describe("demoting an approver who voted", () => {
+  it("withdraws their votes on pending approvals (audited), keeps their decisions on resolved ones; a role that can still decide keeps its votes", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const approver = await newMember(workspace.id, "approver");
+    const admin = await newMember(workspace.id, "admin");
+    const { row: key } = await newKey(workspace.id);
+    const keyActor = { type: "key" as const, workspaceId: workspace.id, keyId: key.id, agentId: null };
+    const resolved = await createApproval(keyActor, { summary: "Refund B-1", evidence: { order: "B-1" } });
+    const pending = await createApproval(keyActor, { summary: "Refund B-2", evidence: { order: "B-2" }, required_approvals: 3 });
+    const as = (m: MemberRow) => ({ type: "member" as const, workspaceId: workspace.id, memberId: m.id });
+    await decideApproval(as(approver), resolved.id, "approve", "fine");
+    await decideApproval(as(approver), pending.id, "approve", null);
+    await decideApproval(as(admin), pending.id, "approve", null);
+
+    await changeRole(owner, { member_id: admin.id, role: "approver" }); // still decides: keeps the vote
+    await changeRole(owner, { member_id: approver.id, role: "viewer" });
+
+    const [after] = await getApprovals(workspace.id, [resolved.id, pending.id]);
+    expect(after.get(resolved.id)).toMatchObject({ status: "approved", decisions: [{ member_id: approver.id, decision: "approve", note: "fine" }] });
+    expect(after.get(pending.id)).toMatchObject({ status: "pending", approvals: 1, decisions: [{ member_id: admin.id }] });
+    const db = await getDb();
+    const changes = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "member.role_changed"))).orderBy(auditEntries.at, auditEntries.id);
+    expect(changes.map((c) => c.summary)).toEqual([
+      { from: "admin", to: "approver", votes_withdrawn_from: [] },
+      { from: "approver", to: "viewer", votes_withdrawn_from: [pending.id] },
+    ]);
+    // Promoted again, they vote afresh: the withdrawn vote does not come back.
+    await changeRole(owner, { member_id: approver.id, role: "approver" });
+    expect((await getApprovals(workspace.id, [pending.id]))[0].get(pending.id)).toMatchObject({ approvals: 1 });
+    await decideApproval(as(approver), pending.id, "approve", null);
+    expect((await getApprovals(workspace.id, [pending.id]))[0].get(pending.id)).toMatchObject({ status: "pending", approvals: 2 });
+    expect((await verifyChain(workspace.id)).valid).toBe(true);
+  });
+});
+
+describe("demotions racing votes", () => {
+  it("nine approvers vote while each is demoted at once: no vote of a member who cannot decide is left on the pending approval", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const approvers = await Promise.all(Array.from({ length: 9 }, () => newMember(workspace.id, "approver")));
+    const { row: key } = await newKey(workspace.id);
+    const keyActor = { type: "key" as const, workspaceId: workspace.id, keyId: key.id, agentId: null };
+    const pending = await createApproval(keyActor, { summary: "Refund C-1", evidence: { order: "C-1" }, required_approvals: 10 });
+    const as = (m: MemberRow) => ({ type: "member" as const, workspaceId: workspace.id, memberId: m.id });
+    const outcomes = await Promise.allSettled(
+      approvers.flatMap((m) => [decideApproval(as(m), pending.id, "approve", null), changeRole(owner, { member_id: m.id, role: "viewer" })]),
+    );
+    // A vote either landed before its demotion (and was withdrawn) or was refused after it.
+    for (const o of outcomes) if (o.status === "rejected") expect(o.reason).toMatchObject({ code: "forbidden" });
+    const [after] = await getApprovals(workspace.id, [pending.id]);
+    expect(after.get(pending.id)).toMatchObject({ status: "pending", approvals: 0, decisions: [] });
+  });
+});
+
 describe("passkeys and sessions", () => {
   const passkey = (userId: string, id: string) => ({
     credentialID: id,

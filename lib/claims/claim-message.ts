@@ -13,14 +13,22 @@ type Claimed =
   | { error: { code: "not_found" | "message_claimed" | "message_completed" | "claim_not_active"; claim?: Json } };
 
 /**
- * Claims, releases or completes a received message for one worker (the API key) in one
- * statement (agentdraft_claim_message), under the message's row lock: of many workers racing,
- * exactly one wins; the others get 409 message_claimed, told until when but not by whom.
+ * Claims, releases or completes a received message for one worker in one statement
+ * (agentdraft_claim_message), under the message's row lock: of many workers racing, exactly one
+ * wins; the others get 409 message_claimed, told until when but not by whom. The worker is its
+ * claim (`claimId`), not its key: workers sharing an agent's key are each other's "other worker".
+ * Renewing needs the claim's id; ending takes it (without it, the key's live claim is ended).
  */
-export async function changeClaim(actor: Actor & { type: "key" }, messageId: string, action: "claim" | "release" | "complete", ttlSeconds = 0): Promise<MessageClaimRow> {
+export async function changeClaim(
+  actor: Actor & { type: "key" },
+  messageId: string,
+  action: "claim" | "release" | "complete",
+  o: { ttlSeconds?: number; claimId?: string; worker?: string } = {},
+): Promise<MessageClaimRow> {
   const q = await queryable();
   const { rows } = await q.execute<{ out: Claimed | string }>(sql`
-    select agentdraft_claim_message(${JSON.stringify(actorJson(actor))}::jsonb, ${newId("messageClaim")}, ${messageId}, ${action}, ${ttlSeconds}::int) as out`);
+    select agentdraft_claim_message(${JSON.stringify(actorJson(actor))}::jsonb, ${newId("messageClaim")}, ${messageId}, ${action}, ${o.ttlSeconds ?? 0}::int,
+      ${o.claimId ?? null}::text, ${o.worker ?? null}::text) as out`);
   const out = jsonValue<Claimed>(rows[0]!.out);
   if ("error" in out) {
     const { code, claim } = out.error;
@@ -29,7 +37,7 @@ export async function changeClaim(actor: Actor & { type: "key" }, messageId: str
     const seen = claim ? { claim: { status: claim.status, expires_at: claim.expires_at } } : {};
     if (code === "message_claimed") throw new AppError("message_claimed", `Another worker is handling ${messageId} until ${until}.`, seen);
     if (code === "message_completed") throw new AppError("message_completed", `${messageId} has been handled already.`, seen);
-    throw new AppError("claim_not_active", `You hold no live claim on ${messageId}.`);
+    throw new AppError("claim_not_active", o.claimId ? `Claim ${o.claimId} on ${messageId} is no longer live (it lapsed, or was released or completed).` : `You hold no live claim on ${messageId}.`);
   }
   if (out.changed) await announceOutbox(actor.workspaceId, out.deliveries);
   return rowFromJson(messageClaims, out.claim);

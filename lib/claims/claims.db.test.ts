@@ -33,6 +33,7 @@ async function setup() {
   return { ...ctx, worker1: ctx.key, worker2, wide, messageId };
 }
 const claim = (key: string, id: string, ttl = 60) => api(`/api/v1/messages/${id}/claim`, { key, body: { ttl_seconds: ttl } });
+const end = (key: string, id: string, action: "release" | "complete", claimId?: string) => api(`/api/v1/messages/${id}/${action}`, { key, body: claimId ? { claim_id: claimId } : {} });
 
 describe("message claims", () => {
   it("one worker claims; the other gets 409 message_claimed; release frees it; complete ends it for good", async () => {
@@ -45,9 +46,10 @@ describe("message claims", () => {
     expect(other.json).toMatchObject({ code: "message_claimed", claim: { status: "claimed" } });
     expect(other.text).not.toContain("agent_id");
     expect((await api(`/api/v1/messages/${messageId}/release`, { key: worker2, method: "POST" })).json.code).toBe("message_claimed");
-    // Claiming again with the same key renews it.
-    const renewed = await claim(worker1, messageId, 120);
+    // Claiming again with the claim's id renews it; without it, even with the same key, it is another worker's claim.
+    const renewed = await api(`/api/v1/messages/${messageId}/claim`, { key: worker1, body: { ttl_seconds: 120, claim_id: first.json.id } });
     expect(renewed.json).toMatchObject({ id: first.json.id, ttl_seconds: 120 });
+    expect((await claim(worker1, messageId)).json.code).toBe("message_claimed");
 
     const listed = (q: string) => api(`/api/v1/inboxes/${inbox.id}/messages${q}`, { key: wide }).then((r) => r.json.data.map((m: { id: string }) => m.id));
     expect(await listed("?claimable=true")).toEqual([]);
@@ -71,6 +73,31 @@ describe("message claims", () => {
     expect(types).toEqual(["message.claimed", "message.released", "message.claimed", "message.completed"]);
     const actions = (await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.resourceId, messageId)))).map((e) => e.action);
     expect(actions.filter((a) => a.startsWith("message.")).sort()).toEqual(["message.claim_completed", "message.claim_released", "message.claim_renewed", "message.claimed", "message.claimed"]);
+  });
+
+  it("workers sharing one key are told apart by the claim: one wins, the other cannot renew, release or complete it by its id; a lapsed claim's id renews nothing", async () => {
+    const { inbox, worker1: shared, messageId } = await setup();
+    const race = await Promise.all(["a", "b", "c", "d"].map((worker) => api(`/api/v1/messages/${messageId}/claim`, { key: shared, body: { ttl_seconds: 60, worker } })));
+    const won = race.filter((r) => r.status === 200);
+    expect(won).toHaveLength(1);
+    expect(race.filter((r) => r.status === 409 && r.json.code === "message_claimed")).toHaveLength(3);
+    const mine = won[0]!.json;
+    expect(mine).toMatchObject({ worker: expect.stringMatching(/^[abcd]$/), status: "claimed", inbox_id: inbox.id });
+    expect((await api(`/api/v1/messages/${messageId}/claim`, { key: shared, body: { ttl_seconds: 60, claim_id: "mclm_someoneelse" } })).json.code).toBe("message_claimed");
+    expect((await end(shared, messageId, "complete", "mclm_someoneelse")).json.code).toBe("message_claimed");
+    expect((await end(shared, messageId, "release", "mclm_someoneelse")).json.code).toBe("message_claimed");
+    const released = await end(shared, messageId, "release", mine.id);
+    expect(released.json).toMatchObject({ id: mine.id, status: "released" });
+    // The released claim's id renews nothing and ends nothing.
+    expect((await api(`/api/v1/messages/${messageId}/claim`, { key: shared, body: { ttl_seconds: 60, claim_id: mine.id } })).json.code).toBe("claim_not_active");
+    expect((await end(shared, messageId, "complete", mine.id)).json.code).toBe("claim_not_active");
+    const next = await claim(shared, messageId);
+    expect(next.json.worker).toBeNull();
+    // Older clients end the key's live claim without claim_id.
+    expect((await end(shared, messageId, "complete")).json).toMatchObject({ id: next.json.id, status: "completed" });
+    expect((await end(shared, messageId, "complete", next.json.id)).json).toMatchObject({ id: next.json.id, status: "completed" });
+    expect((await end(shared, messageId, "complete", mine.id)).json.code).toBe("message_completed");
+    expect((await api(`/api/v1/messages/${messageId}/claim`, { key: shared, body: { ttl_seconds: 60, worker: "" } })).status).toBe(400);
   });
 
   it("an expired claim can be taken again (and its holder can no longer complete)", async () => {

@@ -1,5 +1,5 @@
 import { defineOperation } from "../api/operation";
-import { claimMessageInput, claimSchema } from "./schemas";
+import { claimMessageInput, claimSchema, endClaimInput } from "./schemas";
 
 const tag = "Mail";
 const scope = "mail" as const;
@@ -10,8 +10,9 @@ export const claimMessageOp = defineOperation({
   operationId: "claimMessage",
   summary: "Claim a received message: exclusive handling for ttl_seconds",
   description:
-    "Of many workers racing, exactly one wins (the worker is the API key). Others get 409 message_claimed while the claim is live, 409 message_completed once it is completed. " +
-    "Claiming again with the same key renews it. A claim past its TTL is dead: anyone may claim the message again. List free messages with GET /v1/inboxes/{id}/messages?claimable=true.",
+    "Of many workers racing, exactly one wins. The worker is its claim, not its key: workers sharing an agent's key are told apart by the claim's `id`. Others (including another worker with the same key) get 409 message_claimed while the claim is live, 409 message_completed once it is completed. " +
+    "To renew, claim again with `claim_id` set to your live claim's id (a claim_id that names no live claim is 409 claim_not_active: it lapsed). Since #30 a second claim from the same key without claim_id no longer renews. " +
+    "A claim past its TTL is dead: anyone may claim the message again. List free messages with GET /v1/inboxes/{id}/messages?claimable=true.",
   tag,
   scope,
   body: claimMessageInput,
@@ -23,9 +24,10 @@ export const releaseClaimOp = defineOperation({
   path: "/v1/messages/{id}/release",
   operationId: "releaseMessageClaim",
   summary: "Give a claimed message back, unhandled",
-  description: "Only the claiming key. 409 claim_not_active when it holds no live claim.",
+  description: "Only the claiming worker: send `claim_id` (without it, the key's live claim is released, for older clients). 409 message_claimed while another worker's claim is live, claim_not_active when there is no live claim of yours.",
   tag,
   scope,
+  body: endClaimInput,
   responses: { 200: { description: "The released claim", schema: claimSchema } },
 });
 
@@ -34,8 +36,9 @@ export const completeClaimOp = defineOperation({
   path: "/v1/messages/{id}/complete",
   operationId: "completeMessageClaim",
   summary: "Mark a claimed message handled: nobody can claim it again",
-  description: "Only the claiming key, while its claim is live. Completing twice answers the completed claim again.",
+  description: "Only the claiming worker, while its claim is live: send `claim_id` (without it, the key's live claim, for older clients). Completing twice answers the completed claim again.",
   tag,
   scope,
+  body: endClaimInput,
   responses: { 200: { description: "The completed claim", schema: claimSchema } },
 });

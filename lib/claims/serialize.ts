@@ -11,6 +11,7 @@ export function serializeClaim(c: MessageClaimRow, now = new Date()) {
     message_id: c.messageId,
     inbox_id: c.inboxId,
     agent_id: c.agentId,
+    worker: c.worker,
     status,
     ttl_seconds: c.ttlSeconds,
     expires_at: c.expiresAt.toISOString(),

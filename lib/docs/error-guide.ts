@@ -31,6 +31,7 @@ export const ERROR_GUIDE: Record<ErrorCode, string> = {
   approval_expired: "The approval's time ran out (`expires_at`) before it was spent. Ask again.",
   approval_consumed: "The approval was already spent (`consumed_at`): one approval, one action. Ask again for another. Held mail's approval is spent by the product sending it.",
   action_mismatch: "The action you are about to take does not hash to the one a person approved (`approved_action_sha256` vs `given_action_sha256`). Send the exact approved action, or ask again.",
+  approval_insufficient: "The approval is approved, but not as the workspace rule that gates this action asks (`policy`): fewer member votes than `required_approvals`, another action class, or a longer life than the rule's `expires_in_seconds`. Spend the approval the rule opened (the 403 `approval_required` names it), or ask again so the rule sets the quorum.",
   approval_required: "A workspace policy needs a person's approval for this (for example a trace that starts at unauthenticated mail). `approval` in the problem names the approval opened for you (asking again returns the same one): wait for it, then repeat the request with the `AgentDraft-Approval-Id` header (SDK: `withPolicyApproval`; MCP: `approval_id`).",
   idempotency_mismatch: "This Idempotency-Key was used with a different request. Use a new key for a new request.",
   payload_too_large: "The body is over the size limit (API_MAX_BODY_BYTES for the API, MAIL_MAX_BYTES for mail).",

@@ -64,6 +64,22 @@ describe("MCP coordination tools", () => {
     expect(JSON.stringify((await call(c2, "release_message", { message_id: messageId })).content)).toContain("message_completed");
   });
 
+  it("two sessions on one key are two workers: the second claim loses; only the claim's id renews and completes it", async () => {
+    const { workspace, a } = await setup();
+    const { key } = await newKey(workspace.id, { agent_id: a.id, scopes: ["mail"] });
+    const inbox = await api("/api/v1/inboxes", { key, body: { username: `shared-${Date.now()}` } });
+    const raw = await composeMime({ from: "c@example.com", to: inbox.json.address, subject: "Help", text: "Please", messageId: `<shared-${Date.now()}@example.com>` });
+    const res = await api("/api/inbound/raw", { method: "POST", rawBody: raw.toString("latin1"), headers: { authorization: `Bearer ${SECRET}`, "content-type": "message/rfc822" } });
+    const messageId = res.json.deliveries[0].message_id as string;
+    const [c1, c2] = [await connect(key), await connect(key)];
+    const won = (await call(c1, "claim_message", { message_id: messageId, ttl_seconds: 60, worker: "session-1" })).structuredContent;
+    expect(won).toMatchObject({ status: "claimed", worker: "session-1" });
+    expect(JSON.stringify((await call(c2, "claim_message", { message_id: messageId, ttl_seconds: 60 })).content)).toContain("message_claimed");
+    expect(JSON.stringify((await call(c2, "complete_message", { message_id: messageId, claim_id: "mclm_not_mine" })).content)).toContain("message_claimed");
+    expect((await call(c1, "claim_message", { message_id: messageId, ttl_seconds: 120, claim_id: won.id })).structuredContent).toMatchObject({ id: won.id, ttl_seconds: 120 });
+    expect((await call(c1, "complete_message", { message_id: messageId, claim_id: won.id })).structuredContent).toMatchObject({ id: won.id, status: "completed" });
+  });
+
   it("request_approval with hold_ids keeps the hold until a member approves, then it is committed", async () => {
     const { workspace, keyA } = await setup();
     const cal = await createCalendar(operatorActor(workspace.id), { name: "staging" });

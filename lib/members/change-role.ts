@@ -6,13 +6,15 @@ import { members, MEMBER_ROLES, type MemberRow } from "../../db/schema";
 import { AppError, notFound } from "../errors";
 import { appendAudit } from "../audit/append-audit";
 import { memberActor } from "./memberships";
-import { assertRole } from "./roles";
+import { assertRole, hasRole } from "./roles";
+import { withdrawPendingVotes } from "./withdraw-votes";
 
 export const changeRoleInput = z.object({ member_id: z.string().min(1).max(100), role: z.enum(MEMBER_ROLES) });
 
 /**
  * Changes a member's role. Admins manage admins, approvers and viewers; only an owner
- * grants or takes away `owner`; the last owner keeps the role.
+ * grants or takes away `owner`; the last owner keeps the role. A member moved to a role that
+ * cannot decide approvals (viewer) has their votes on pending approvals withdrawn, in the audit entry.
  */
 export async function changeRole(by: MemberRow, input: z.input<typeof changeRoleInput>): Promise<MemberRow> {
   const { member_id, role } = changeRoleInput.parse(input);
@@ -24,8 +26,9 @@ export async function changeRole(by: MemberRow, input: z.input<typeof changeRole
     if (role === "owner" || target.role === "owner") assertRole(by.role, "owner", "grant or remove the owner role");
     if (target.role === "owner") await assertAnotherOwner(tx, target);
     const [updated] = await tx.update(members).set({ role }).where(eq(members.id, target.id)).returning();
+    const withdrawn = hasRole(target.role, "approver") && !hasRole(role, "approver") ? await withdrawPendingVotes(tx, target.id) : [];
     await appendAudit(tx, [
-      { actor: memberActor(by), action: "member.role_changed", resource: { type: "member", id: target.id }, summary: { from: target.role, to: role } },
+      { actor: memberActor(by), action: "member.role_changed", resource: { type: "member", id: target.id }, summary: { from: target.role, to: role, votes_withdrawn_from: withdrawn } },
     ]);
     return updated!;
   });

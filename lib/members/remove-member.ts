@@ -1,13 +1,13 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { transaction } from "../../db/transaction";
-import type { Transaction } from "../../db/client";
-import { approvalDecisions, members, sessions, type MemberRow } from "../../db/schema";
+import { members, sessions, type MemberRow } from "../../db/schema";
 import { AppError, notFound } from "../errors";
 import { appendAudit } from "../audit/append-audit";
 import { memberActor } from "./memberships";
 import { assertRole } from "./roles";
 import { assertAnotherOwner } from "./change-role";
+import { withdrawPendingVotes } from "./withdraw-votes";
 
 export const removeMemberInput = z.object({ member_id: z.string().min(1).max(100) });
 
@@ -39,15 +39,4 @@ export async function removeMember(by: MemberRow, input: z.input<typeof removeMe
       { actor: memberActor(by), action: "member.removed", resource: { type: "member", id: target.id }, summary: { email: target.email, role: target.role, votes_withdrawn_from: withdrawn } },
     ]);
   });
-}
-
-/** Deletes the member's decisions on pending approvals, each approval locked first (as a vote locks it). Returns their ids. */
-async function withdrawPendingVotes(tx: Transaction, memberId: string): Promise<string[]> {
-  const { rows } = await tx.execute<{ id: string }>(
-    sql`select a.id from approvals a join approval_decisions d on d.approval_id = a.id
-        where d.member_id = ${memberId} and a.status = 'pending' order by a.id for update of a`,
-  );
-  const ids = rows.map((r) => r.id);
-  if (ids.length) await tx.delete(approvalDecisions).where(and(eq(approvalDecisions.memberId, memberId), inArray(approvalDecisions.approvalId, ids)));
-  return ids;
 }

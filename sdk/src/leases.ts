@@ -45,17 +45,18 @@ export async function withLease<T>(client: AgentDraftClient, options: LeaseOptio
 /**
  * Handles a received message exclusively (POST /v1/messages/{id}/claim): runs `fn`, then marks
  * the message completed, or releases it for another worker if `fn` throws. Throws
- * AgentDraftError `message_claimed` / `message_completed` when it is not this worker's to take.
+ * AgentDraftError `message_claimed` / `message_completed` when it is not this worker's to take
+ * (another worker's claim, even one sharing this key). `worker` names this worker in the claim.
  */
-export async function withClaim<T>(client: AgentDraftClient, messageId: string, ttlSeconds: number, fn: (claim: MessageClaim) => Promise<T>): Promise<T> {
-  const claim = unwrap(await client.POST("/v1/messages/{id}/claim", { params: { path: { id: messageId } }, body: { ttl_seconds: ttlSeconds } }));
+export async function withClaim<T>(client: AgentDraftClient, messageId: string, ttlSeconds: number, fn: (claim: MessageClaim) => Promise<T>, worker?: string): Promise<T> {
+  const claim = unwrap(await client.POST("/v1/messages/{id}/claim", { params: { path: { id: messageId } }, body: { ttl_seconds: ttlSeconds, ...(worker ? { worker } : {}) } }));
   let result: T;
   try {
     result = await fn(claim);
   } catch (err) {
-    await client.POST("/v1/messages/{id}/release", { params: { path: { id: messageId } } }).catch(() => undefined);
+    await client.POST("/v1/messages/{id}/release", { params: { path: { id: messageId } }, body: { claim_id: claim.id } }).catch(() => undefined);
     throw err;
   }
-  unwrap(await client.POST("/v1/messages/{id}/complete", { params: { path: { id: messageId } } }));
+  unwrap(await client.POST("/v1/messages/{id}/complete", { params: { path: { id: messageId } }, body: { claim_id: claim.id } }));
   return result;
 }

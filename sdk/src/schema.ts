@@ -594,7 +594,7 @@ export interface paths {
         put?: never;
         /**
          * Spend an approved approval, once, on the exact approved action
-         * @description Succeeds once, for an approved approval that has not expired, when `action` hashes (sha256 of its canonical JSON) to the approved action. Otherwise 409 with a code saying why: `approval_not_approved` (pending, denied or cancelled), `approval_expired`, `approval_consumed` (spent already, or held mail the product sends itself) or `action_mismatch`. An agent-bound key spends only its own agent's approvals. Writes an `approval.consumed` audit entry and event. For actions AgentDraft does not perform itself, this is where a policy is enforced: do the action only after a 200 here.
+         * @description Succeeds once, for an approved approval that has not expired, when `action` hashes (sha256 of its canonical JSON) to the approved action. Otherwise 409 with a code saying why: `approval_not_approved` (pending, denied or cancelled), `approval_expired`, `approval_consumed` (spent already, or held mail the product sends itself), `action_mismatch`, or `approval_insufficient` (the workspace rule that gates the approval's action class and amount now, found by the server, needs more member votes than it has). An agent-bound key spends only its own agent's approvals. Writes an `approval.consumed` audit entry and event. For actions AgentDraft does not perform itself, this is where a policy is enforced: do the action only after a 200 here.
          */
         post: operations["consumeApproval"];
         delete?: never;
@@ -1056,7 +1056,7 @@ export interface paths {
         put?: never;
         /**
          * Claim a received message: exclusive handling for ttl_seconds
-         * @description Of many workers racing, exactly one wins (the worker is the API key). Others get 409 message_claimed while the claim is live, 409 message_completed once it is completed. Claiming again with the same key renews it. A claim past its TTL is dead: anyone may claim the message again. List free messages with GET /v1/inboxes/{id}/messages?claimable=true.
+         * @description Of many workers racing, exactly one wins. The worker is its claim, not its key: workers sharing an agent's key are told apart by the claim's `id`. Others (including another worker with the same key) get 409 message_claimed while the claim is live, 409 message_completed once it is completed. To renew, claim again with `claim_id` set to your live claim's id (a claim_id that names no live claim is 409 claim_not_active: it lapsed). Since #30 a second claim from the same key without claim_id no longer renews. A claim past its TTL is dead: anyone may claim the message again. List free messages with GET /v1/inboxes/{id}/messages?claimable=true.
          */
         post: operations["claimMessage"];
         delete?: never;
@@ -1076,7 +1076,7 @@ export interface paths {
         put?: never;
         /**
          * Give a claimed message back, unhandled
-         * @description Only the claiming key. 409 claim_not_active when it holds no live claim.
+         * @description Only the claiming worker: send `claim_id` (without it, the key's live claim is released, for older clients). 409 message_claimed while another worker's claim is live, claim_not_active when there is no live claim of yours.
          */
         post: operations["releaseMessageClaim"];
         delete?: never;
@@ -1096,7 +1096,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a claimed message handled: nobody can claim it again
-         * @description Only the claiming key, while its claim is live. Completing twice answers the completed claim again.
+         * @description Only the claiming worker, while its claim is live: send `claim_id` (without it, the key's live claim, for older clients). Completing twice answers the completed claim again.
          */
         post: operations["completeMessageClaim"];
         delete?: never;
@@ -1942,6 +1942,8 @@ export interface components {
             message_id: string;
             inbox_id: string;
             agent_id: string | null;
+            /** @description the name the worker gave when it claimed */
+            worker: string | null;
             /**
              * @description `expired` as soon as expires_at passes: the message can be claimed again
              * @enum {string}
@@ -7975,8 +7977,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description how long the claim lasts unless completed or released, 1 s to 24 h; claiming again renews it */
+                    /** @description how long the claim lasts unless completed or released, 1 s to 24 h */
                     ttl_seconds: number;
+                    /** @description to renew: the id of your live claim (from the claim). Without it, a live claim, even one made with this key, is another worker's: 409 message_claimed */
+                    claim_id?: string;
+                    /** @description a name for this worker, shown in the claim */
+                    worker?: string;
                 };
             };
         };
@@ -8078,7 +8084,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the id of your claim (from the claim): only that claim is ended. Send it; without it the key's live claim is ended (older clients) */
+                    claim_id?: string;
+                };
+            };
+        };
         responses: {
             /** @description The released claim */
             200: {
@@ -8134,6 +8147,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description This Idempotency-Key was used with a different request */
             422: {
                 headers: {
@@ -8168,7 +8190,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the id of your claim (from the claim): only that claim is ended. Send it; without it the key's live claim is ended (older clients) */
+                    claim_id?: string;
+                };
+            };
+        };
         responses: {
             /** @description The completed claim */
             200: {
@@ -8217,6 +8246,15 @@ export interface operations {
             };
             /** @description Conflict, or a request with this Idempotency-Key is still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 import sanitize from "sanitize-html";
 import { Parser } from "htmlparser2";
 import { stripInvisible } from "./invisible-characters";
+import { HiddenTracker } from "./hidden-text";
 import type { MessageSecurity } from "../../../db/schema";
 import { mailRejected } from "./mail-limits";
 
@@ -9,15 +10,37 @@ export type HtmlFindings = Omit<MessageSecurity, "injection_signals" | "auth_fai
   hidden_text: string;
 };
 
-const HIDDEN_STYLE =
-  /(display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(\.0+)?\s*(;|$)|font-size\s*:\s*0+(\.0+)?\s*(px|pt|em|rem|%)?\s*(;|$)|(max-)?height\s*:\s*0+(px)?\s*(;|$)|color\s*:\s*transparent|left\s*:\s*-\d{3,}px|text-indent\s*:\s*-\d{3,}px|clip\s*:\s*rect\(\s*0)/i;
 const REMOTE = /^\s*(https?:|\/\/|ftp:)/i;
 const SCRIPT_URL = /^\s*(javascript|vbscript|livescript|data:text\/html)/i;
 const FORM_TAGS = new Set(["form", "input", "button", "select", "textarea", "option"]);
 const FRAME_TAGS = new Set(["iframe", "frame", "frameset", "object", "embed", "applet", "portal"]);
 
-const isHidden = (attribs: Record<string, string>) =>
-  "hidden" in attribs || HIDDEN_STYLE.test(attribs.style ?? "") || /^\s*0\s*$/.test(attribs.width ?? "x") && /^\s*0\s*$/.test(attribs.height ?? "x");
+/** The text of the document's style sheets, wherever they are (a second parse only when there is one). */
+function styleSheets(html: string): string[] {
+  if (!/<style/i.test(html)) return [];
+  const sheets: string[] = [];
+  let inStyle = 0;
+  let length = 0;
+  const parser = new Parser(
+    {
+      onopentag: (name) => void (name === "style" && inStyle++),
+      onclosetag: (name) => void (name === "style" && inStyle > 0 && inStyle--),
+      ontext: (text) => {
+        if (inStyle && length < MAX_STYLE_CHARS) {
+          sheets.push(text.slice(0, MAX_STYLE_CHARS - length));
+          length += text.length;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  return sheets;
+}
+
+/** Style sheet text judged for hidden text; beyond it, rules are not read (parseStyleSheet also keeps at most 500 selectors). */
+const MAX_STYLE_CHARS = 64 * 1024;
 
 /** Tag names no allowlist holds: an element renamed to one is dropped by sanitize-html's own linear path. */
 const DROP_WITH_CONTENT = "agentdraft-hidden";
@@ -30,6 +53,8 @@ export type HtmlInspection = Omit<HtmlFindings, "zero_width_removed" | "hidden_t
   elements: number;
   hidden_text: string;
   hidden_elements: number;
+  /** The document's style sheets, for the sanitiser to judge hidden text as the inspection did. */
+  style_sheets: string[];
 };
 
 /**
@@ -44,6 +69,13 @@ export function inspectHtml(html: string, limits: { maxElements?: number; maxDep
   let hiddenLength = 0;
   let hiddenDepth = 0; // > 0 while inside a hidden element (counted as sanitize-html counts)
   let current = "";
+  const sheets = styleSheets(html);
+  const tracker = HiddenTracker.forSheets(sheets);
+  const keep = (part: string) => {
+    found.hidden_elements++;
+    hidden.push(part);
+    hiddenLength += part.length;
+  };
   const parser = new Parser(
     {
       onopentag(name, attribs) {
@@ -61,32 +93,31 @@ export function inspectHtml(html: string, limits: { maxElements?: number; maxDep
         }
         const src = attribs.src ?? attribs.background ?? "";
         if ((name === "img" || name === "image" || name === "input" || attribs.background) && REMOTE.test(src)) found.remote_images_removed++;
+        const hides = tracker.open(name, attribs) !== null;
         if (hiddenDepth > 0) hiddenDepth++;
-        else if (isHidden(attribs)) {
+        else if (hides) {
           hiddenDepth = 1;
           current = "";
         }
       },
       ontext(text) {
-        if (hiddenDepth > 0 && hiddenLength + current.length < maxHiddenText) current += text.slice(0, maxHiddenText);
+        if (hiddenDepth > 0) {
+          if (hiddenLength + current.length < maxHiddenText) current += text.slice(0, maxHiddenText);
+        } else if (text.trim() && tracker.textHidden() && hiddenLength < maxHiddenText) keep(text.trim().slice(0, maxHiddenText));
       },
       onclosetag() {
         depth--;
+        tracker.close();
         if (hiddenDepth === 0) return;
         hiddenDepth--;
-        if (hiddenDepth === 0 && current.trim()) {
-          found.hidden_elements++;
-          const part = current.trim();
-          hidden.push(part);
-          hiddenLength += part.length;
-        }
+        if (hiddenDepth === 0 && current.trim()) keep(current.trim());
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.write(html);
   parser.end();
-  return { ...found, hidden_text: hidden.join("\n").slice(0, maxHiddenText) };
+  return { ...found, hidden_text: hidden.join("\n").slice(0, maxHiddenText), style_sheets: sheets };
 }
 
 const ALLOWED_TAGS = [
@@ -95,6 +126,13 @@ const ALLOWED_TAGS = [
   "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul",
 ];
 
+const ALLOWED_ATTRIBUTES = {
+  a: ["href", "title"],
+  img: ["src", "alt", "width", "height"],
+  td: ["colspan", "rowspan"],
+  th: ["colspan", "rowspan"],
+};
+
 /**
  * Zero-trust sanitising of inbound HTML: only a small allowlist of tags and attributes
  * survives; scripts, styles, event handlers, forms, frames, remote images (tracking pixels)
@@ -102,8 +140,18 @@ const ALLOWED_TAGS = [
  * control characters are stripped. Nothing left can run script or load anything remote.
  */
 export function sanitizeEmailHtml(html: string, inspected: HtmlInspection = inspectHtml(html)): { html: string; findings: HtmlFindings } {
-  const { elements: _elements, hidden_elements: hiddenElements, hidden_text: hiddenRaw, ...flags } = inspected;
+  const { elements: _elements, hidden_elements: hiddenElements, hidden_text: hiddenRaw, style_sheets: sheets, ...flags } = inspected;
+  // Judged as the inspection judged, element by element in the same parse order (sanitize-html
+  // calls onOpenTag for every element, then transformTags for the one just opened).
+  const tracker = HiddenTracker.forSheets(sheets);
+  let opened: string | null = null;
   const clean = sanitize(html, {
+    onOpenTag: (name, attribs) => {
+      opened = tracker.open(name, attribs);
+    },
+    onCloseTag: () => tracker.close(),
+    // Text a reader cannot see where it stands (too small, invisible, the background's colour) goes.
+    textFilter: (text) => (tracker.textHidden() ? "" : text),
     allowedTags: ALLOWED_TAGS,
     disallowedTagsMode: "discard",
     // Hidden elements are renamed to DROP_WITH_CONTENT, which is "non-text": sanitize-html then
@@ -111,12 +159,7 @@ export function sanitizeEmailHtml(html: string, inspected: HtmlInspection = insp
     // output for every element it drops: quadratic, seconds for a crafted message.)
     nonTextTags: [DROP_WITH_CONTENT, "script", "style", "textarea", "option", "noscript", "title", "head", "template", "iframe", "object", "embed", "svg", "math", "xmp", "noembed", "noframes", "plaintext", "select"],
     nestingLimit: MAX_HTML_NESTING,
-    allowedAttributes: {
-      a: ["href", "title"],
-      img: ["src", "alt", "width", "height"],
-      td: ["colspan", "rowspan"],
-      th: ["colspan", "rowspan"],
-    },
+    allowedAttributes: ALLOWED_ATTRIBUTES,
     allowedSchemes: ["http", "https", "mailto"],
     allowedSchemesByTag: { img: ["cid", "data"] },
     allowedSchemesAppliedToAttributes: ["href", "src"],
@@ -124,7 +167,7 @@ export function sanitizeEmailHtml(html: string, inspected: HtmlInspection = insp
     allowedStyles: {},
     transformTags: {
       "*": (tagName, attribs) => {
-        if (isHidden(attribs)) return { tagName: DROP_WITH_CONTENT, attribs: {} };
+        if (opened !== null) return { tagName: DROP_WITH_CONTENT, attribs: {} };
         // Images that survive must be inline (cid:/data:image); anything else is dropped.
         if (tagName === "img" && !/^(cid:|data:image\/)/i.test(attribs.src ?? "")) return { tagName: DROP, attribs: {} };
         if (tagName !== "a") return { tagName, attribs };
@@ -136,7 +179,10 @@ export function sanitizeEmailHtml(html: string, inspected: HtmlInspection = insp
       },
     },
   });
-  const stripped = stripInvisible(clean);
+  // sanitize-html keeps a dropped element's new name for the next element closed at its depth
+  // (a stale transformMap entry), writing `</agentdraft-hidden>` for, say, `</em>`: a second pass
+  // over the clean HTML ignores those stray end tags and closes what they left open.
+  const stripped = stripInvisible(/<\/agentdraft-/.test(clean) ? sanitize(clean, { allowedTags: ALLOWED_TAGS, allowedAttributes: ALLOWED_ATTRIBUTES, allowedSchemes: ["http", "https", "mailto"], allowedSchemesByTag: { img: ["cid", "data"] }, allowProtocolRelative: false, allowedStyles: {} }) : clean);
   const hiddenText = stripInvisible(hiddenRaw).text;
   return {
     html: stripped.text,

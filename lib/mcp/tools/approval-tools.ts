@@ -101,7 +101,7 @@ export const consumeApprovalTool = defineTool({
   title: "Spend an approval",
   description:
     "Spend an approved approval once, right before you take the action, giving the exact action you asked approval for (it must hash to the approved one). " +
-    "Take the action only if this succeeds; a second spend, a different action, or a pending, denied or expired approval fails with approval_consumed, action_mismatch, approval_not_approved or approval_expired.",
+    "Take the action only if this succeeds; a second spend, a different action, a pending, denied or expired approval, or one with fewer votes than the workspace rule now needs fails with approval_consumed, action_mismatch, approval_not_approved, approval_expired or approval_insufficient.",
   scope,
   input: { approval_id: idArg("appr_..."), ...consumeApprovalInput.shape, idempotency_key: idempotencyKeyArg },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

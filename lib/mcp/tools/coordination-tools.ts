@@ -5,7 +5,7 @@ import { getLease, listLeases, verifyFencingToken } from "../../leases/get-lease
 import { acquireLeaseInput, listLeasesQuery, renewLeaseInput, verifyLeaseInput } from "../../leases/schemas";
 import { serializeLease } from "../../leases/serialize";
 import { changeClaim } from "../../claims/claim-message";
-import { claimMessageInput } from "../../claims/schemas";
+import { claimMessageInput, endClaimInput } from "../../claims/schemas";
 import { serializeClaim } from "../../claims/serialize";
 import { READ_ONLY, approvalIdArg, defineTool, idArg, idempotencyKeyArg } from "../define-tool";
 
@@ -83,13 +83,13 @@ export const claimMessageTool = defineTool({
   title: "Claim a message",
   description:
     "Take exclusive handling of a received message for ttl_seconds, so no other worker answers it too. Fails with message_claimed while another worker's claim is live, " +
-    "message_completed once handled. Claiming again renews your claim. Complete it when handled, or release it to give it back. " +
+    "message_completed once handled (also when you claimed it before without claim_id: each claim is one worker's). Renew with the claim's id as claim_id. Complete it when handled, or release it to give it back, with claim_id. " +
     "List free messages with list_messages and claimable=true.",
   scope: "mail",
   input: { message_id: idArg("msg_..."), ...claimMessageInput.shape, idempotency_key: idempotencyKeyArg },
   annotations: WRITE,
   write: ({ message_id, ...body }) => ({ path: `/v1/messages/${message_id}/claim`, body }),
-  run: async ({ actor }, { message_id, ttl_seconds }) => serializeClaim(await changeClaim(actor, message_id, "claim", ttl_seconds)),
+  run: async ({ actor }, { message_id, ttl_seconds, claim_id, worker }) => serializeClaim(await changeClaim(actor, message_id, "claim", { ttlSeconds: ttl_seconds, claimId: claim_id, worker })),
 });
 
 export const releaseMessageTool = defineTool({
@@ -97,10 +97,10 @@ export const releaseMessageTool = defineTool({
   title: "Release a claimed message",
   description: "Give a message you claimed back, unhandled: another worker may claim it. Fails with claim_not_active if you hold no live claim.",
   scope: "mail",
-  input: { message_id: idArg("msg_..."), idempotency_key: idempotencyKeyArg },
+  input: { message_id: idArg("msg_..."), ...endClaimInput.shape, idempotency_key: idempotencyKeyArg },
   annotations: { ...WRITE, idempotentHint: true },
-  write: ({ message_id }) => ({ path: `/v1/messages/${message_id}/release` }),
-  run: async ({ actor }, { message_id }) => serializeClaim(await changeClaim(actor, message_id, "release")),
+  write: ({ message_id, claim_id }) => ({ path: `/v1/messages/${message_id}/release`, body: { claim_id } }),
+  run: async ({ actor }, { message_id, claim_id }) => serializeClaim(await changeClaim(actor, message_id, "release", { claimId: claim_id })),
 });
 
 export const completeMessageTool = defineTool({
@@ -108,10 +108,10 @@ export const completeMessageTool = defineTool({
   title: "Complete a claimed message",
   description: "Mark a message you claimed as handled: nobody can claim it again.",
   scope: "mail",
-  input: { message_id: idArg("msg_..."), idempotency_key: idempotencyKeyArg },
+  input: { message_id: idArg("msg_..."), ...endClaimInput.shape, idempotency_key: idempotencyKeyArg },
   annotations: { ...WRITE, idempotentHint: true },
-  write: ({ message_id }) => ({ path: `/v1/messages/${message_id}/complete` }),
-  run: async ({ actor }, { message_id }) => serializeClaim(await changeClaim(actor, message_id, "complete")),
+  write: ({ message_id, claim_id }) => ({ path: `/v1/messages/${message_id}/complete`, body: { claim_id } }),
+  run: async ({ actor }, { message_id, claim_id }) => serializeClaim(await changeClaim(actor, message_id, "complete", { claimId: claim_id })),
 });
 
 export const COORDINATION_TOOLS = [

@@ -5,4 +5,4 @@ import { changeClaim } from "@/lib/claims/claim-message";
 import { serializeClaim } from "@/lib/claims/serialize";
 
 // POST /api/v1/messages/{id}/claim — claim a received message
-export const POST = withApiKey(claimMessageOp, async ({ actor, params, body }) => json(serializeClaim(await changeClaim(actor, params.id!, "claim", body.ttl_seconds))));
+export const POST = withApiKey(claimMessageOp, async ({ actor, params, body }) => json(serializeClaim(await changeClaim(actor, params.id!, "claim", { ttlSeconds: body.ttl_seconds, claimId: body.claim_id, worker: body.worker }))));

@@ -5,4 +5,4 @@ import { changeClaim } from "@/lib/claims/claim-message";
 import { serializeClaim } from "@/lib/claims/serialize";
 
 // POST /api/v1/messages/{id}/complete — mark a claimed message handled
-export const POST = withApiKey(completeClaimOp, async ({ actor, params }) => json(serializeClaim(await changeClaim(actor, params.id!, "complete"))));
+export const POST = withApiKey(completeClaimOp, async ({ actor, params, body }) => json(serializeClaim(await changeClaim(actor, params.id!, "complete", { claimId: body.claim_id }))));

@@ -5,4 +5,4 @@ import { changeClaim } from "@/lib/claims/claim-message";
 import { serializeClaim } from "@/lib/claims/serialize";
 
 // POST /api/v1/messages/{id}/release — give a claimed message back
-export const POST = withApiKey(releaseClaimOp, async ({ actor, params }) => json(serializeClaim(await changeClaim(actor, params.id!, "release"))));
+export const POST = withApiKey(releaseClaimOp, async ({ actor, params, body }) => json(serializeClaim(await changeClaim(actor, params.id!, "release", { claimId: body.claim_id }))));
