@@ -35,3 +35,4 @@ export * from "./notification-messages";
 export * from "./handoffs";
 export * from "./leases";
 export * from "./event-stream-slots";
+export * from "./agent-taints";
