@@ -78,9 +78,11 @@ describe("taint gate for leases (lease.acquire)", () => {
     expect((await api(`/api/v1/approvals/${id}`, { key })).json).toMatchObject({ consumed: true });
     expect((await withId({ ...lease, resource: "deploy:web" })).json.code).toBe("approval_consumed");
 
-    // Outside the hostile trace the rule does not apply.
-    expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:api" } })).status).toBe(201);
-    expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:db" }, headers: { "x-trace-id": "trace-of-my-own" } })).status).toBe(201);
+    // The agent read that mail: outside its trace, or naming a trace of its own, it is still gated (a trace never lowers taint).
+    expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:api" } })).json.code).toBe("approval_required");
+    expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:db" }, headers: { "x-trace-id": "trace-of-my-own" } })).json.code).toBe("approval_required");
+    // An agent that read nothing untrusted is not.
+    expect((await api("/api/v1/leases", { key: otherKey, body: { ...lease, resource: "deploy:db" } })).status).toBe(201);
   });
 
   it("agents asking at once for the same gated lease open one approval between them", async () => {

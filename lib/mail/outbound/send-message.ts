@@ -60,7 +60,7 @@ export async function replyToMessage(actor: Actor, parentId: string, input: Repl
 }
 
 /** The inbox and the draft of a reply, checked (automated mail, recipients, headers). */
-export async function draftForReply(actor: Actor, parentId: string, input: ReplyInput): Promise<{ inbox: InboxRow; draft: Draft }> {
+export async function draftForReply(actor: Actor, parentId: string, input: ReplyInput): Promise<{ inbox: InboxRow; draft: Draft; parent: MessageRow }> {
   const parent = await findMessage(actor, parentId);
   const inbox = await getInbox(actor, parent.inboxId);
   if (parent.direction === "inbound" && parent.automated && !input.allow_automated) {
@@ -85,7 +85,7 @@ export async function draftForReply(actor: Actor, parentId: string, input: Reply
       limit: MAX_SEND_RECIPIENTS,
     });
   }
-  return { inbox, draft: {
+  return { inbox, parent, draft: {
     to,
     cc,
     subject: replySubject(parent.subject),
