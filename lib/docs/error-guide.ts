@@ -31,7 +31,7 @@ export const ERROR_GUIDE: Record<ErrorCode, string> = {
   approval_expired: "The approval's time ran out (`expires_at`) before it was spent. Ask again.",
   approval_consumed: "The approval was already spent (`consumed_at`): one approval, one action. Ask again for another. Held mail's approval is spent by the product sending it.",
   action_mismatch: "The action you are about to take does not hash to the one a person approved (`approved_action_sha256` vs `given_action_sha256`). Send the exact approved action, or ask again.",
-  approval_required: "A workspace policy needs a person's approval for this (for example a trace that starts at unauthenticated mail). `approval` in the problem names the approval opened for you (asking again returns the same one): wait for it, then repeat the request with the `AgentDraft-Approval-Id` header (SDK: `withPolicyApproval`; MCP: `approval_id`).",
+  approval_required: "A workspace policy needs a person's approval for this (for example while the agent is tainted: it read unauthenticated or injected mail, or replies to it). `approval` in the problem names the approval opened for you (asking again returns the same one): wait for it, then repeat the request with the `AgentDraft-Approval-Id` header (SDK: `withPolicyApproval`; MCP: `approval_id`).",
   idempotency_mismatch: "This Idempotency-Key was used with a different request. Use a new key for a new request.",
   payload_too_large: "The body is over the size limit (API_MAX_BODY_BYTES for the API, MAIL_MAX_BYTES for mail).",
   unprocessable_message: "The mail cannot be processed (for example no recipient matches an inbox).",

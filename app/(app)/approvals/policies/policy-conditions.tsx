@@ -15,10 +15,10 @@ export function PolicyConditionFields() {
         <input id="min_priority" name="min_priority" type="number" min="0" max="100" className={inputClass} />
       </Field>
       <label className="flex items-center gap-2 text-sm text-slate-800">
-        <input type="checkbox" name="new_recipients" /> Only mail to people never mailed before (email.send)
+        <input type="checkbox" name="new_recipients" /> Only mail to untrusted recipients: not a member, not a trusted domain, never mailed before (email.send)
       </label>
       <label className="flex items-center gap-2 text-sm text-slate-800 sm:col-span-2">
-        <input type="checkbox" name="untrusted_trace" /> Only for actions traced to untrusted mail (unauthenticated sender or injection signals)
+        <input type="checkbox" name="untrusted_trace" /> Only while the agent is tainted: it read untrusted mail (unauthenticated sender or injection signals), or replies to it
       </label>
     </>
   );
