@@ -20,7 +20,8 @@ export type ReadMessage = Pick<MessageRow, "id" | "from" | "direction" | "header
  * Records that a key read these messages' bodies (SPEC §13): for each untrusted one its reader is
  * tainted for the workspace's taint window from now (a read again after a person cleared it, or
  * after the window, taints again). Reads that start a taint are audited (`agent.tainted`).
- * Costs nothing when none of the messages is untrusted; else one statement (and the audit entry).
+ * Costs nothing when none of the messages is untrusted; else one statement (and the audit entry),
+ * which writes nothing when the same taint was recorded less than a minute ago.
  */
 export async function recordReads(actor: Actor, read: ReadMessage[]): Promise<void> {
   if (actor.type !== "key") return;
@@ -48,6 +49,8 @@ export async function recordReadsBy(actor: Actor, reader: string, read: ReadMess
         on conflict (workspace_id, reader, message_id) do update
           set last_read_at = clock_timestamp(), expires_at = excluded.expires_at, channel = excluded.channel,
               reasons = excluded.reasons, cleared_at = null, cleared_by = null
+          -- A live taint read again within the minute keeps its row as it is: reading a busy inbox writes at most once a minute.
+          where t.cleared_at is not null or t.expires_at <= clock_timestamp() or t.last_read_at < clock_timestamp() - interval '1 minute'
         returning t.message_id
       )
       select message_id from up where message_id not in (select message_id from live)`);
