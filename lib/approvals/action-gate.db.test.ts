@@ -148,7 +148,7 @@ describe("approval policies over the API (read only)", () => {
     expect(listed.json.data.map((p: { id: string }) => p.id).sort()).toEqual([any.id, mine.id].sort());
     expect(listed.json.data.find((p: { id: string }) => p.id === mine.id)).toEqual({
       id: mine.id, object: "approval_policy", name: "Ops deploys", action_class: "lease.acquire", agent_id: agent.id, min_amount: null, required_approvals: 1,
-      expires_in_seconds: 86400, inbox_id: null, recipient_domain: null, new_recipients: false, untrusted_trace: true, min_priority: 70, created_at: expect.any(String),
+      expires_in_seconds: 86400, inbox_id: null, recipient_domain: null, new_recipients: false, untrusted_trace: true, min_priority: 70, resource: null, created_at: expect.any(String),
     });
     expect((await api(`/api/v1/approval-policies/${any.id}`, { key })).json).toMatchObject({ name: "Refunds", min_amount: 100, required_approvals: 2 });
     expect((await api(`/api/v1/approval-policies/${theirs.id}`, { key })).status).toBe(404);

@@ -23,6 +23,8 @@ export type GatedAction = {
   summary: string;
   /** What the agent is doing, for the refusal's message ("hold", "lease"). */
   noun: string;
+  /** The lease's resource: rules naming a resource apply only to it (or, ending in `*`, to its prefix). */
+  resource?: string;
 };
 
 /**
@@ -70,11 +72,18 @@ async function taintRule(actor: Actor & { type: "key" }, gated: GatedAction): Pr
         eq(approvalPolicies.untrustedTrace, true),
         actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : isNull(approvalPolicies.agentId),
         or(isNull(approvalPolicies.minPriority), lte(approvalPolicies.minPriority, gated.priority)),
+        gated.resource === undefined ? isNull(approvalPolicies.resource) : resourceMatches(gated.resource),
       ),
     )
     .orderBy(desc(approvalPolicies.requiredApprovals), desc(approvalPolicies.id))
     .limit(1);
   return policy ?? null;
+}
+
+/** A rule without a resource, naming this one, or naming a prefix of it (`deploy:*`). */
+function resourceMatches(resource: string) {
+  const r = approvalPolicies.resource;
+  return or(isNull(r), eq(r, resource), sql`(right(${r}, 1) = '*' and left(${resource}, length(${r}) - 1) = left(${r}, length(${r}) - 1))`);
 }
 
 /**

@@ -65,6 +65,13 @@ export const policyInput = z.object({
   new_recipients: z.boolean().default(false).describe("email.send: only mail to an untrusted recipient: not a member, not an inbox of the workspace, not at a domain its admins trust, and never really sent to by the workspace (writing in does not make anyone trusted)"),
   untrusted_trace: z.boolean().default(false).describe("only while the agent is tainted: it read received mail that is unauthenticated or flagged for prompt injection within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail"),
   min_priority: z.number().int().min(0).max(100).nullish().describe("hold.place and lease.acquire: only holds or leases at or above this priority"),
+  resource: z
+    .string()
+    .trim()
+    .max(200)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9:._/@-]*\*?$/, "a lease resource (deploy:production), or a prefix ending in * (deploy:*)")
+    .nullish()
+    .describe("lease.acquire: only leases on this resource; ending in *, on every resource that starts with what precedes it (deploy:*)"),
 });
 
 export const approvalPolicySchema = z
@@ -82,6 +89,7 @@ export const approvalPolicySchema = z
     new_recipients: z.boolean().describe("email.send: only mail to an untrusted recipient: not a member, not an inbox of the workspace, not at a domain its admins trust, and never really sent to by the workspace (writing in does not make anyone trusted)"),
     untrusted_trace: z.boolean().describe("only while the agent is tainted: it read received mail that is unauthenticated or flagged for prompt injection within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail"),
     min_priority: z.number().int().nullable().describe("hold.place and lease.acquire: only at or above this priority"),
+    resource: z.string().nullable().describe("lease.acquire: only leases on this resource; ending in *, on every resource that starts with what precedes it (deploy:*)"),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "ApprovalPolicy" });

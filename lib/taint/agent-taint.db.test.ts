@@ -101,6 +101,19 @@ describe("taint follows the agent, not a header (SPEC §13)", () => {
     expect((await api("/api/v1/leases", { key: otherKey, body: { ...lease, resource: "deploy:other" } })).status).toBe(201);
   });
 
+  it("leases on the resources a rule names (exact, or a prefix ending in *) need a person while tainted; others do not", async () => {
+    const { workspace, key, hostileId } = await setup();
+    await createPolicy(operatorActor(workspace.id), { name: "Deploys after untrusted mail", action_class: "lease.acquire", untrusted_trace: true, resource: "deploy:*" });
+    await createPolicy(operatorActor(workspace.id), { name: "The main database", action_class: "lease.acquire", untrusted_trace: true, resource: "db:main" });
+    await api(`/api/v1/messages/${hostileId}`, { key });
+    const acquire = (resource: string) => api("/api/v1/leases", { key, body: { resource, ttl_seconds: 60 } });
+    expect((await acquire("deploy:production")).json).toMatchObject({ code: "approval_required", policy: { name: "Deploys after untrusted mail" } });
+    expect((await acquire("db:main")).json).toMatchObject({ code: "approval_required", policy: { name: "The main database" } });
+    expect((await acquire("db:main-replica")).status).toBe(201);
+    expect((await acquire("repo:web")).status).toBe(201);
+    expect((await api("/api/v1/approval-policies", { key })).json.data.map((p: { resource: string | null }) => p.resource).sort()).toEqual(["db:main", "deploy:*"]);
+  });
+
   it("holds above the rule's priority and approvals/check follow the agent's taint; spending the approval a person gave lets the action through once", async () => {
     const { workspace, inbox, key, approver } = await setup();
     const { key: admin } = await newKey(workspace.id);

@@ -1557,6 +1557,8 @@ export interface components {
             untrusted_trace: boolean;
             /** @description hold.place and lease.acquire: only at or above this priority */
             min_priority: number | null;
+            /** @description lease.acquire: only leases on this resource; ending in *, on every resource that starts with what precedes it (deploy:*) */
+            resource: string | null;
             /** Format: date-time */
             created_at: string;
         };
