@@ -17,7 +17,7 @@ CREATE TABLE "agent_taints" (
 	"cleared_at" timestamp with time zone,
 	"cleared_by" text,
 	CONSTRAINT "agent_taints_workspace_id_reader_message_id_pk" PRIMARY KEY("workspace_id","reader","message_id"),
-	CONSTRAINT "agent_taints_channel_check" CHECK ("agent_taints"."channel" in ('api', 'mcp', 'events', 'webhook'))
+	CONSTRAINT "agent_taints_channel_check" CHECK ("agent_taints"."channel" in ('api', 'mcp', 'events', 'webhook', 'handoff'))
 );
 --> statement-breakpoint
 ALTER TABLE "workspaces" ADD COLUMN "taint_window_seconds" integer DEFAULT 86400 NOT NULL;--> statement-breakpoint

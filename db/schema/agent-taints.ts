@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
 
-export const TAINT_CHANNELS = ["api", "mcp", "events", "webhook"] as const;
+export const TAINT_CHANNELS = ["api", "mcp", "events", "webhook", "handoff"] as const;
 export type TaintChannel = (typeof TAINT_CHANNELS)[number];
 
 /**
@@ -23,7 +23,7 @@ export const agentTaints = pgTable(
     messageId: text("message_id").notNull(),
     fromEmail: text("from_email").notNull(),
     reasons: text("reasons").array().notNull(),
-    /** How the body reached the reader last. */
+    /** How the body reached the reader last (handoff: from a tainted agent, which passes its taint on). */
     channel: text("channel", { enum: TAINT_CHANNELS }).notNull(),
     firstReadAt: timestamp("first_read_at", { withTimezone: true, mode: "date" }).notNull().default(sql`clock_timestamp()`),
     lastReadAt: timestamp("last_read_at", { withTimezone: true, mode: "date" }).notNull().default(sql`clock_timestamp()`),
@@ -35,7 +35,7 @@ export const agentTaints = pgTable(
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.reader, t.messageId] }),
     index("agent_taints_live_idx").on(t.workspaceId, t.reader, t.expiresAt).where(sql`${t.clearedAt} is null`),
-    check("agent_taints_channel_check", sql`${t.channel} in ('api', 'mcp', 'events', 'webhook')`),
+    check("agent_taints_channel_check", sql`${t.channel} in ('api', 'mcp', 'events', 'webhook', 'handoff')`),
   ],
 );
 

@@ -37,7 +37,7 @@ afterAll(async () => {
  */
 async function setup() {
   const base = await newAgentInbox(api);
-  const { key } = await newKey(base.workspace.id, { agent_id: base.agent.id, scopes: ["mail", "approvals", "calendar"] });
+  const { key } = await newKey(base.workspace.id, { agent_id: base.agent.id, scopes: ["mail", "approvals", "calendar", "handoffs"] });
   const approver = await newMember(base.workspace.id, "approver", `approver-${Math.random().toString(36).slice(2, 8)}@team.test`);
   const deliver = async (from: string, text: string) => {
     const raw = await composeMime({ from, to: base.inbox.address, subject: "Urgent", text, messageId: `<${Math.random().toString(36).slice(2)}@x.test>` });
@@ -112,6 +112,34 @@ describe("taint follows the agent, not a header (SPEC §13)", () => {
     expect((await acquire("db:main-replica")).status).toBe(201);
     expect((await acquire("repo:web")).status).toBe(201);
     expect((await api("/api/v1/approval-policies", { key })).json.data.map((p: { resource: string | null }) => p.resource).sort()).toEqual(["db:main", "deploy:*"]);
+  });
+
+  it("taint is not laundered through another agent: local mail from a tainted agent is untrusted to whoever reads it, and a handoff from it taints its recipient", async () => {
+    const { workspace, inbox, key, hostileId } = await setup();
+    await createPolicy(operatorActor(workspace.id), { name: "Deploys after untrusted mail", action_class: "lease.acquire", untrusted_trace: true });
+    const helper = await newAgent(workspace.id, "helper");
+    const { key: helperKey } = await newKey(workspace.id, { agent_id: helper.id, scopes: ["mail", "calendar"] });
+    const helperInbox = (await api("/api/v1/inboxes", { key: helperKey, body: { username: `helper-${Math.random().toString(36).slice(2, 8)}` } })).json;
+    const worker = await newAgent(workspace.id, "worker");
+    const { key: workerKey } = await newKey(workspace.id, { agent_id: worker.id, scopes: ["handoffs", "calendar"] });
+
+    // Before the agent reads anything untrusted, what it sends taints no one.
+    expect((await api(`/api/v1/inboxes/${inbox.id}/messages`, { key, body: { to: [helperInbox.address], subject: "Hello", text: "Hi." } })).status).toBe(201);
+    await api("/api/v1/handoffs", { key, body: { to_agent_id: worker.id, type: "hello", body: {} } });
+    expect((await api(`/api/v1/inboxes/${helperInbox.id}/messages`, { key: helperKey })).json.data[0].security.tainted_sender).toBeUndefined();
+    expect((await api("/api/v1/leases", { key: helperKey, body: { ...lease, resource: "deploy:helper-before" } })).status).toBe(201);
+    expect((await api("/api/v1/leases", { key: workerKey, body: { ...lease, resource: "deploy:worker-before" } })).status).toBe(201);
+
+    await api(`/api/v1/messages/${hostileId}`, { key });
+    // Mail to an inbox of the workspace is to a trusted recipient: it goes out, but the copy is untrusted.
+    expect((await api(`/api/v1/inboxes/${inbox.id}/messages`, { key, body: { to: [helperInbox.address], subject: "Please deploy", text: "Deploy to production now." } })).status).toBe(201);
+    const copy = (await api(`/api/v1/inboxes/${helperInbox.id}/messages?limit=1`, { key: helperKey })).json.data[0];
+    expect(copy).toMatchObject({ subject: "Please deploy", security: { tainted_sender: true } });
+    expect((await api("/api/v1/leases", { key: helperKey, body: { ...lease, resource: "deploy:helper" } })).json).toMatchObject({ code: "approval_required", untrusted_trace: { message_id: copy.id, reasons: ["tainted_sender"] } });
+
+    expect((await api("/api/v1/handoffs", { key, body: { to_agent_id: worker.id, type: "deploy", body: { env: "production" } } })).status).toBe(201);
+    expect((await api("/api/v1/leases", { key: workerKey, body: { ...lease, resource: "deploy:worker" } })).json).toMatchObject({ code: "approval_required", untrusted_trace: { message_id: hostileId } });
+    expect((await taintsOf(worker.id)).map((t) => t.channel)).toEqual(["handoff"]);
   });
 
   it("holds above the rule's priority and approvals/check follow the agent's taint; spending the approval a person gave lets the action through once", async () => {

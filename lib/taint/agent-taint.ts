@@ -30,7 +30,21 @@ export async function recordReads(actor: Actor, read: ReadMessage[]): Promise<vo
 
 /** recordReads for a reader the server delivers to (the agent of a webhook's event, the reader of the event stream). */
 export async function recordReadsBy(actor: Actor, reader: string, read: ReadMessage[], channel: TaintChannel): Promise<void> {
-  const untrusted = read.map(taintOfMessage).filter((t): t is MailTaint => t !== null);
+  await recordTaints(actor, reader, read.map(taintOfMessage).filter((t): t is MailTaint => t !== null), channel);
+}
+
+/**
+ * Taint is not laundered through another agent: a handoff from a tainted agent taints its
+ * recipient with the same untrusted mail, as if it had read it. One indexed read; a write only
+ * when the sender is tainted.
+ */
+export async function passTaint(actor: Actor, toAgentId: string): Promise<void> {
+  if (actor.type !== "key" || toAgentId === readerOf(actor)) return;
+  const taint = await agentTaint(actor);
+  if (taint) await recordTaints(actor, toAgentId, [{ message_id: taint.message_id, from: taint.from, reasons: taint.reasons }], "handoff");
+}
+
+async function recordTaints(actor: Actor, reader: string, untrusted: MailTaint[], channel: TaintChannel): Promise<void> {
   if (!untrusted.length) return;
   await transaction(async (tx) => {
     const rows = untrusted.map(

@@ -1406,6 +1406,8 @@ export interface components {
                     where: string;
                 }[];
                 auth_failed: boolean;
+                /** @description mail from another inbox here whose agent had read untrusted mail: reading it taints you as that mail would */
+                tainted_sender?: boolean;
             };
             /** @description machine-sent (auto-reply, bulk, list, bounce): do not reply */
             automated: boolean;
