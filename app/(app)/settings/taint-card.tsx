@@ -8,7 +8,7 @@ import { setTaintSettingsAction } from "./taint-actions";
 export function TaintSettingsCard({ member, workspace }: { member: MemberRow; workspace: WorkspaceRow }) {
   const hours = workspace.taintWindowSeconds / 3600;
   return (
-    <Card title="Untrusted mail" id="taint">
+    <Card title="Untrusted mail" id="untrusted-mail">
       <p className="text-sm text-slate-700" data-testid="taint-settings">
         An agent that reads mail from an unauthenticated sender, or mail with injection signals, is tainted for {hours} h after its last read (or until
         an approver clears it on the Agents page). While tainted, the actions your approval policies mark “only while the agent is tainted” need a
