@@ -171,6 +171,8 @@ describe("taint follows the agent, not a header (SPEC §13)", () => {
     const [row] = await taintsOf(agent.id);
     expect(row).toMatchObject({ messageId: hostileId, channel: "api", reasons: expect.arrayContaining(["injection_signals"]) });
     expect(row!.expiresAt.getTime() - row!.lastReadAt.getTime()).toBe(600_000);
+    // The agent can see it is tainted, by what, and until when.
+    expect((await api("/api/v1/me", { key })).json.taint).toEqual({ message_id: hostileId, from: "mallory@evil.test", reasons: expect.arrayContaining(["injection_signals"]), read_at: row!.lastReadAt.toISOString(), tainted_until: row!.expiresAt.toISOString() });
     expect((await api("/api/v1/leases", { key, body: lease })).status).toBe(403);
 
     await (await getDb()).update(agentTaints).set({ expiresAt: sql`clock_timestamp() - interval '1 second'` }).where(eq(agentTaints.reader, agent.id));
@@ -180,6 +182,7 @@ describe("taint follows the agent, not a header (SPEC §13)", () => {
     expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:b" } })).status).toBe(403);
     expect(await clearTaint(approver.actor, agent.id)).toBe(1);
     expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:c" } })).status).toBe(201);
+    expect((await api("/api/v1/me", { key })).json.taint).toBeNull();
     await expect(clearTaint(approver.actor, agent.id)).rejects.toMatchObject({ code: "not_found" });
     const audit = await (await getDb()).select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.resourceId, agent.id)));
     expect(audit.map((a) => a.action).filter((a) => a.startsWith("agent.taint")).sort()).toEqual(["agent.taint_cleared", "agent.tainted", "agent.tainted"]);

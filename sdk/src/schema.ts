@@ -1145,6 +1145,17 @@ export interface components {
             };
             /** @description what this key may do */
             scopes: ("mail" | "calendar" | "approvals" | "audit" | "webhooks" | "handoffs")[];
+            /** @description set while this key's agent is tainted by untrusted mail it read (the last such message): actions the workspace's policies mark untrusted_trace need a person's approval until tainted_until, or until a person clears it in the web app */
+            taint: {
+                message_id: string;
+                from: string;
+                /** @description sender_unauthenticated, sender_authentication_failed, injection_signals, tainted_sender */
+                reasons: string[];
+                /** Format: date-time */
+                read_at: string;
+                /** Format: date-time */
+                tainted_until: string;
+            } | null;
         };
         Agent: {
             /** @description agent_... */
