@@ -105,7 +105,7 @@ export async function matchPolicy(
   actionClass: string | undefined,
   agentId: string | null,
   amount: number | undefined,
-  /** Whether the request's trace starts at untrusted mail (lib/approvals/trace-taint.ts): only then do taint rules apply. */
+  /** Whether the actor is tainted (lib/approvals/actor-taint.ts): only then do taint rules apply. */
   tainted = false,
 ): Promise<ApprovalPolicyRow | null> {
   if (!actionClass) return null;
