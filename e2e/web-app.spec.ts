@@ -403,6 +403,31 @@ test("mail: a hostile message is shown sanitised with its flags, and the agent's
   expect(remote).toEqual([]);
 });
 
+test("taint: the agent reads that hostile message; the Agents page shows it tainted, an approver clears it; admins set the taint window and trusted domains", async ({ request }) => {
+  const page = ownerPage;
+  const inboxes = await (await request.get("/api/v1/inboxes", { headers: agentAuth })).json();
+  const ops = inboxes.data.find((i: { address: string }) => i.address === "ops@agents.localhost");
+  expect((await request.get(`/api/v1/inboxes/${ops.id}/messages`, { headers: agentAuth })).status()).toBe(200);
+  await page.goto("/agents");
+  const card = page.getByRole("region", { name: "Tainted by untrusted mail" });
+  const row = card.getByRole("row").filter({ hasText: "mallory@outside.test" });
+  await expect(row).toContainText("injection signals");
+  await snap(page, "agents-tainted");
+  await row.getByRole("button", { name: "Clear taint" }).click();
+  await expect(card).toContainText("No agent has read untrusted mail");
+  await page.reload();
+  await expect(card).toContainText("No agent has read untrusted mail");
+  await page.goto("/audit?action=agent.taint_cleared");
+  await expect(page.getByRole("row").filter({ hasText: "agent.taint_cleared" })).toContainText("member");
+
+  await page.goto("/settings");
+  await page.getByLabel("Taint window (hours)").fill("2");
+  await page.getByLabel("Trusted recipient domains").fill("partner.example, @Client.example");
+  await page.getByRole("button", { name: "Save taint policy" }).click();
+  await expect(page.getByTestId("taint-settings")).toContainText("tainted for 2 h");
+  await expect(page.getByTestId("taint-settings")).toContainText("anyone at client.example, partner.example");
+});
+
 test("quorum: two members approve in their own browsers before the agent's long-poll returns; admins set escalation", async ({ request }) => {
   // Grace becomes an approver again, so two people can decide.
   await ownerPage.goto("/members");

@@ -94,6 +94,8 @@ export const approvalPolicies = pgTable(
     untrustedTrace: boolean("untrusted_trace").notNull().default(false),
     /** Holds (action class `hold.place`): only at or above this priority. */
     minPriority: integer("min_priority"),
+    /** Leases (`lease.acquire`): only on this resource, or on resources starting with what precedes a final `*`. */
+    resource: text("resource"),
     createdAt: createdAt(),
   },
   (t) => [index("approval_policies_workspace_idx").on(t.workspaceId, t.actionClass)],

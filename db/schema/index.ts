@@ -36,3 +36,4 @@ export * from "./handoffs";
 export * from "./leases";
 export * from "./event-stream-slots";
 export * from "./captured-effects";
+export * from "./agent-taints";

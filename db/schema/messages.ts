@@ -18,6 +18,8 @@ export type MessageSecurity = {
   iframes_removed: boolean;
   injection_signals: { signal: string; excerpt: string; where: string }[];
   auth_failed: boolean;
+  /** Mail from an inbox here whose agent was tainted by untrusted mail when it sent it (SPEC §13): it is untrusted in turn. */
+  tainted_sender?: boolean;
 };
 
 /** pending_approval: composed and stored, waiting for a person (SPEC §13); discarded: denied or expired, never sent. */

@@ -13,9 +13,14 @@ export const workspaces = pgTable(
     approvalEscalationRole: text("approval_escalation_role", { enum: ["owner", "admin", "approver"] }),
     /** Holds asking for a priority below this never preempt (SPEC §12); 0: any priority may. */
     holdPreemptMinPriority: integer("hold_preempt_min_priority").notNull().default(0),
+    /** An agent that read untrusted mail stays tainted this long after its last read (SPEC §13), unless a person clears it. */
+    taintWindowSeconds: integer("taint_window_seconds").notNull().default(86400),
+    /** Recipient domains people trust (lower case): mail to them is never mail to an untrusted recipient. Set by admins only. */
+    trustedDomains: text("trusted_domains").array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
   },
   (t) => [
+    check("workspaces_taint_window_range", sql`${t.taintWindowSeconds} between 60 and 2592000`),
     check("workspaces_hold_preempt_min_priority_range", sql`${t.holdPreemptMinPriority} between 0 and 100`),
     check(
       "workspaces_escalation_check",

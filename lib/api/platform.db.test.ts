@@ -50,6 +50,7 @@ describe("authentication", () => {
       agent: expect.objectContaining({ id: agent.id, name: "me-agent" }),
       api_key: { id: row.id, mode: "live" },
       scopes: ["calendar"],
+      taint: null,
     });
     const { getDb } = await import("../../db/client");
     const { apiKeys } = await import("../../db/schema");

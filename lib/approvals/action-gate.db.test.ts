@@ -78,9 +78,11 @@ describe("taint gate for leases (lease.acquire)", () => {
     expect((await api(`/api/v1/approvals/${id}`, { key })).json).toMatchObject({ consumed: true });
     expect((await withId({ ...lease, resource: "deploy:web" })).json.code).toBe("approval_consumed");
 
-    // Outside the hostile trace the rule does not apply.
-    expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:api" } })).status).toBe(201);
-    expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:db" }, headers: { "x-trace-id": "trace-of-my-own" } })).status).toBe(201);
+    // The agent read that mail: outside its trace, or naming a trace of its own, it is still gated (a trace never lowers taint).
+    expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:api" } })).json.code).toBe("approval_required");
+    expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:db" }, headers: { "x-trace-id": "trace-of-my-own" } })).json.code).toBe("approval_required");
+    // An agent that read nothing untrusted is not.
+    expect((await api("/api/v1/leases", { key: otherKey, body: { ...lease, resource: "deploy:db" } })).status).toBe(201);
   });
 
   it("agents asking at once for the same gated lease open one approval between them", async () => {
@@ -184,7 +186,7 @@ describe("approval policies over the API (read only)", () => {
     expect(listed.json.data.map((p: { id: string }) => p.id).sort()).toEqual([any.id, mine.id].sort());
     expect(listed.json.data.find((p: { id: string }) => p.id === mine.id)).toEqual({
       id: mine.id, object: "approval_policy", name: "Ops deploys", action_class: "lease.acquire", agent_id: agent.id, min_amount: null, required_approvals: 1,
-      expires_in_seconds: 86400, inbox_id: null, recipient_domain: null, new_recipients: false, untrusted_trace: true, min_priority: 70, created_at: expect.any(String),
+      expires_in_seconds: 86400, inbox_id: null, recipient_domain: null, new_recipients: false, untrusted_trace: true, min_priority: 70, resource: null, created_at: expect.any(String),
     });
     expect((await api(`/api/v1/approval-policies/${any.id}`, { key })).json).toMatchObject({ name: "Refunds", min_amount: 100, required_approvals: 2 });
     expect((await api(`/api/v1/approval-policies/${theirs.id}`, { key })).status).toBe(404);

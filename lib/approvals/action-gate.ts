@@ -1,13 +1,13 @@
 import { and, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { queryable, transaction } from "../../db/transaction";
 import { replayingEffectNow } from "../../db/effect";
-import { approvalPolicies, approvals, messages, type ApprovalPolicyRow } from "../../db/schema";
+import { approvalPolicies, approvals, type ApprovalPolicyRow } from "../../db/schema";
 import type { Actor } from "../actor";
 import { AppError } from "../errors";
 import { consumeApproval, needOfGate } from "./consume-approval";
 import { createApproval } from "./create-approval";
 import { actionHash } from "./receipts";
-import { taintOf, traceStartColumns, traceStartId } from "./trace-taint";
+import { actorTaint } from "./actor-taint";
 
 /** The header that carries an approved approval for an action a policy gates (a hold, a lease). */
 export const APPROVAL_HEADER = "agentdraft-approval-id";
@@ -23,38 +23,25 @@ export type GatedAction = {
   summary: string;
   /** What the agent is doing, for the refusal's message ("hold", "lease"). */
   noun: string;
+  /** The lease's resource: rules naming a resource apply only to it (or, ending in `*`, to its prefix). */
+  resource?: string;
 };
 
 /**
- * Enforces taint rules (`untrusted_trace`) where the product performs an action: in a trace that
- * starts at untrusted mail, an action of the rule's class at or above its `min_priority` needs a
- * person. Without an approval it is 403 `approval_required`, and the approval is opened for the
- * agent (once per identical action) with the action as its action; once approved, the same request
- * with the `AgentDraft-Approval-Id` header spends it (it must be that exact action) in the same
- * transaction as `perform`, so an action that fails (a conflict) leaves the approval unspent.
- * Untraced requests pay nothing; traced ones one statement (rule and trace start together).
+ * Enforces taint rules (`untrusted_trace`) where the product performs an action: while the agent
+ * is tainted (it read untrusted mail within the workspace's taint window, as the server recorded,
+ * or the trace it names starts at such mail: lib/approvals/actor-taint.ts), an action of the
+ * rule's class at or above its `min_priority` needs a person, whatever headers the request
+ * carries. Without an approval it is 403 `approval_required`, and the approval is opened for the
+ * agent (once per identical action) with the action as its action; once approved, the same
+ * request with the `AgentDraft-Approval-Id` header spends it (it must be that exact action) in the
+ * same transaction as `perform`, so an action that fails (a conflict) leaves the approval unspent.
+ * Costs one indexed read when no rule names the action, two when one does.
  */
 export async function gateAction<T>(actor: Actor & { type: "key" }, gated: GatedAction, approvalId: string | null, perform: () => Promise<T>): Promise<T> {
-  if (!actor.traceId) return perform();
-  const q = await queryable();
-  const [hit] = await q
-    .select({ policy: approvalPolicies, start: traceStartColumns })
-    .from(approvalPolicies)
-    .innerJoin(messages, eq(messages.id, traceStartId(actor.workspaceId, actor.traceId)))
-    .where(
-      and(
-        eq(approvalPolicies.workspaceId, actor.workspaceId),
-        eq(approvalPolicies.actionClass, gated.actionClass),
-        eq(approvalPolicies.untrustedTrace, true),
-        actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : isNull(approvalPolicies.agentId),
-        or(isNull(approvalPolicies.minPriority), lte(approvalPolicies.minPriority, gated.priority)),
-      ),
-    )
-    .orderBy(desc(approvalPolicies.requiredApprovals), desc(approvalPolicies.id))
-    .limit(1);
-  const taint = hit ? taintOf(hit.start) : null;
-  if (!hit || !taint) return perform();
-  const { policy } = hit;
+  const policy = await taintRule(actor, gated);
+  const taint = policy ? await actorTaint(actor) : null;
+  if (!policy || !taint) return perform();
   const { action } = gated;
   if (approvalId) {
     // A replayed idempotent request answers what the first one did: that one spent the approval.
@@ -68,9 +55,36 @@ export async function gateAction<T>(actor: Actor & { type: "key" }, gated: Gated
   const approval = await openOnce(actor, gated, { why: `workspace policy “${policy.name}”`, untrusted_trace: taint }, policy);
   throw new AppError(
     "approval_required",
-    `This ${gated.noun} is traced to untrusted mail (${taint.reasons.join(", ")}) and policy “${policy.name}” needs a person's approval. Wait for approval ${approval.id}, then send the same request with the ${APPROVAL_HEADER} header.`,
+    `This ${gated.noun} follows untrusted mail ${taint.source === "trace" ? "its trace starts at" : "this agent read"} (${taint.reasons.join(", ")}) and policy “${policy.name}” needs a person's approval. Wait for approval ${approval.id}, then send the same request with the ${APPROVAL_HEADER} header.`,
     { approval: { id: approval.id, action }, policy: { id: policy.id, name: policy.name }, untrusted_trace: taint },
   );
+}
+
+/** The strictest taint rule for this action class, agent and priority, or null. */
+async function taintRule(actor: Actor & { type: "key" }, gated: GatedAction): Promise<ApprovalPolicyRow | null> {
+  const q = await queryable();
+  const [policy] = await q
+    .select()
+    .from(approvalPolicies)
+    .where(
+      and(
+        eq(approvalPolicies.workspaceId, actor.workspaceId),
+        eq(approvalPolicies.actionClass, gated.actionClass),
+        eq(approvalPolicies.untrustedTrace, true),
+        actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : isNull(approvalPolicies.agentId),
+        or(isNull(approvalPolicies.minPriority), lte(approvalPolicies.minPriority, gated.priority)),
+        gated.resource === undefined ? isNull(approvalPolicies.resource) : resourceMatches(gated.resource),
+      ),
+    )
+    .orderBy(desc(approvalPolicies.requiredApprovals), desc(approvalPolicies.id))
+    .limit(1);
+  return policy ?? null;
+}
+
+/** A rule without a resource, naming this one, or naming a prefix of it (`deploy:*`). */
+function resourceMatches(resource: string) {
+  const r = approvalPolicies.resource;
+  return or(isNull(r), eq(r, resource), sql`(right(${r}, 1) = '*' and left(${resource}, length(${r}) - 1) = left(${r}, length(${r}) - 1))`);
 }
 
 /**

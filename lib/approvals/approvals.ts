@@ -6,7 +6,7 @@ import type { Actor } from "../actor";
 import { page, type Pagination } from "../api/pagination";
 import { drainDue } from "../jobs/due";
 import { matchPolicy } from "./policies";
-import { traceTaint } from "./trace-taint";
+import { actorTaint } from "./actor-taint";
 import { resolveApproval } from "./resolve-approval";
 import { effectiveApprovalStatus, serializeApprovals } from "./serialize";
 import { announceResolved, waitForAnnouncement } from "./waiters";
@@ -62,7 +62,7 @@ export async function cancelApproval(actor: Actor & { type: "key" }, id: string)
 /** Tells an agent whether an action needs approval under the workspace's policies. */
 export async function checkApproval(actor: Actor & { type: "key" }, input: { action_class: string; amount?: number; agent_id?: string }) {
   if (actor.agentId && input.agent_id && input.agent_id !== actor.agentId) throw notFound("agent", input.agent_id);
-  const taint = await traceTaint(actor.workspaceId, actor.traceId);
+  const taint = await actorTaint(actor);
   const policy = await matchPolicy(actor.workspaceId, input.action_class, input.agent_id ?? actor.agentId, input.amount, taint !== null);
   return {
     object: "approval_check" as const,

@@ -9,7 +9,7 @@ import { emitEvent } from "../events/emit-event";
 import { scheduleWork } from "../jobs/schedule";
 import { matchPolicy } from "./policies";
 import { queueNotifications } from "../notifications/queue-notifications";
-import { traceTaint } from "./trace-taint";
+import { actorTaint } from "./actor-taint";
 import { APPROVAL_EXPIRY_KIND } from "./approvals";
 import { APPROVAL_NOTIFY_KIND } from "./notify-approvers";
 import { APPROVAL_ESCALATE_KIND } from "./escalation";
@@ -29,7 +29,7 @@ export async function createApproval(
   /** Work that commits with the request (held mail is stored in the same transaction). */
   within?: (tx: Transaction, approval: ApprovalRow) => Promise<void>,
 ): Promise<ApprovalRow> {
-  const policy = await matchPolicy(actor.workspaceId, input.action_class, actor.agentId, input.amount, (await traceTaint(actor.workspaceId, actor.traceId)) !== null);
+  const policy = await matchPolicy(actor.workspaceId, input.action_class, actor.agentId, input.amount, (await actorTaint(actor)) !== null);
   const required = Math.max(input.required_approvals ?? 1, policy?.requiredApprovals ?? 1);
   const expiresIn = input.expires_in_seconds ?? policy?.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS;
   return transaction(async (tx) => {

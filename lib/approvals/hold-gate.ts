@@ -8,8 +8,8 @@ export const HOLD_ACTION_CLASS = "hold.place";
 
 /**
  * Places a hold under `hold.place` taint rules (lib/approvals/action-gate.ts): a hold at or above a
- * rule's `min_priority`, asked in a trace that starts at untrusted mail, needs a person's approval,
- * spent on exactly that hold (calendars, times, priority).
+ * rule's `min_priority`, asked by a tainted agent (lib/approvals/actor-taint.ts), needs a person's
+ * approval, spent on exactly that hold (calendars, times, priority).
  */
 export function gateHold<T>(actor: Actor & { type: "key" }, input: PlaceHoldInput, approvalId: string | null, place: () => Promise<T>): Promise<T> {
   const action = { type: HOLD_ACTION_CLASS, calendar_ids: [...new Set(input.calendar_ids)].sort(), start_time: input.start_time, end_time: input.end_time, priority: input.priority };

@@ -1,13 +1,17 @@
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { queryable } from "../../db/transaction";
-import { approvalPolicies, messages, type ApprovalPolicyRow, type ApprovalRow, type InboxRow, type MessageRow } from "../../db/schema";
+import { approvalPolicies, type ApprovalPolicyRow, type ApprovalRow, type InboxRow, type MessageRow } from "../../db/schema";
 import type { Actor } from "../actor";
 import { composeForSending, draftForReply, draftForSend, sendDraft, storeOutbound } from "../mail/outbound/send-message";
 import type { Draft } from "../mail/outbound/compose";
 import type { replyInput, sendMessageInput } from "../mail/schemas";
 import { createApproval } from "./create-approval";
-import { traceTaint, type TraceTaint } from "./trace-taint";
+import { traceTaint } from "./trace-taint";
+import { actorTaint } from "./actor-taint";
+import { untrustedRecipient } from "./trusted-recipients";
+import { taintOfMessage } from "../taint/untrusted-mail";
+import type { Taint } from "../taint/agent-taint";
 
 export const MAIL_ACTION_CLASS = "email.send";
 
@@ -26,26 +30,36 @@ export async function sendOrHold(actor: KeyActor, inboxId: string, input: z.outp
 /** `POST /v1/messages/{id}/reply`: the same gate for replies. */
 export async function replyOrHold(actor: KeyActor, parentId: string, input: z.output<typeof replyInput>): Promise<GatedSend> {
   const { require_approval, ...rest } = input;
-  const { inbox, draft } = await draftForReply(actor, parentId, rest);
-  const gate = await mailGate(actor, inbox, draft, require_approval);
+  const { inbox, draft, parent } = await draftForReply(actor, parentId, rest);
+  const gate = await mailGate(actor, inbox, draft, require_approval, parent);
   if (!gate) return { message: await sendDraft(actor, inbox, draft), approval: null };
   return holdForApproval(actor, inbox, draft, gate);
 }
 
-type Gate = { reason: "requested" | "policy"; policy: ApprovalPolicyRow | null; taint: TraceTaint | null };
+type Gate = { reason: "requested" | "policy"; policy: ApprovalPolicyRow | null; taint: Taint | null };
 
-/** Whether this message waits for a person: the agent asked, or a workspace mail rule matches. */
-async function mailGate(actor: KeyActor, inbox: InboxRow, draft: Draft, requested: boolean): Promise<Gate | null> {
-  const taint = await traceTaint(actor.workspaceId, actor.traceId);
+/**
+ * Whether this message waits for a person: the agent asked, or a workspace mail rule matches.
+ * Taint rules apply while the agent is tainted (lib/approvals/actor-taint.ts) and to a reply to
+ * untrusted mail (or to a message in a trace that starts at it), whoever sends it.
+ */
+async function mailGate(actor: KeyActor, inbox: InboxRow, draft: Draft, requested: boolean, parent?: MessageRow): Promise<Gate | null> {
+  const taint = (await actorTaint(actor)) ?? (parent ? await parentTaint(parent) : null);
   const policy = await matchMailPolicy(actor.workspaceId, inbox, draft, taint !== null);
   if (policy) return { reason: "policy", policy, taint };
   return requested ? { reason: "requested", policy: null, taint } : null;
 }
 
+/** A reply takes its parent's taint: the parent is untrusted mail, or its trace starts at such mail. */
+async function parentTaint(parent: MessageRow): Promise<Taint | null> {
+  const own = taintOfMessage(parent) ?? (await traceTaint(parent.workspaceId, parent.traceId));
+  return own ? { ...own, source: "reply_parent" } : null;
+}
+
 /**
  * The mail rules (action class `email.send`) that apply: for this agent or any, this inbox or
- * any, a recipient at the rule's domain, someone new to the workspace, and a trace that starts
- * at untrusted mail, each only when the rule names it. The stricter quorum wins.
+ * any, a recipient at the rule's domain, a recipient the workspace does not trust, and a tainted
+ * sender, each only when the rule names it. The stricter quorum wins.
  */
 async function matchMailPolicy(workspaceId: string, inbox: InboxRow, draft: Draft, tainted: boolean): Promise<ApprovalPolicyRow | null> {
   const q = await queryable();
@@ -68,30 +82,7 @@ async function matchMailPolicy(workspaceId: string, inbox: InboxRow, draft: Draf
   if (!candidates.length) return null;
   const plain = candidates.find((p) => !p.newRecipients);
   if (plain) return plain;
-  return (await hasNewRecipient(workspaceId, recipients)) ? candidates[0]! : null;
-}
-
-/** Someone the workspace has neither mailed (for real: not held or discarded) nor heard from. */
-async function hasNewRecipient(workspaceId: string, recipients: string[]): Promise<boolean> {
-  const q = await queryable();
-  for (const email of recipients) {
-    const one = JSON.stringify([{ email }]);
-    const [known] = await q
-      .select({ id: messages.id })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.workspaceId, workspaceId),
-          or(
-            and(eq(messages.direction, "inbound"), sql`${messages.from}->>'email' = ${email}`),
-            and(eq(messages.direction, "outbound"), sql`${messages.status} not in ('pending_approval', 'discarded')`, sql`(${messages.to} @> ${one}::jsonb or ${messages.cc} @> ${one}::jsonb)`),
-          ),
-        ),
-      )
-      .limit(1);
-    if (!known) return true;
-  }
-  return false;
+  return (await untrustedRecipient(workspaceId, recipients)) ? candidates[0]! : null;
 }
 
 /**

@@ -80,7 +80,7 @@ export const consumeApprovalOp = defineOperation({
 const policyTag = "Approval policies";
 const policyRules =
   "Rules are read only over the API: members with the admin or owner role add and delete them in the web app (Approvals → Policies), so an agent cannot switch off the rules that gate it. " +
-  "email.send rules hold mail for a person (202 pending_approval); hold.place and lease.acquire rules with untrusted_trace answer 403 approval_required in a trace that starts at untrusted mail; " +
+  "email.send rules hold mail for a person (202 pending_approval); hold.place and lease.acquire rules with untrusted_trace answer 403 approval_required while the agent is tainted (it read untrusted mail, with or without a trace header); " +
   "any other action class is told by POST /v1/approvals/check and enforced by consume. An agent-bound key sees the rules for any agent and for its own.";
 
 export const listApprovalPoliciesOp = defineOperation({

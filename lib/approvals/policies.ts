@@ -25,6 +25,7 @@ export async function createPolicy(actor: Actor, given: z.input<typeof policyInp
         newRecipients: input.new_recipients,
         untrustedTrace: input.untrusted_trace,
         minPriority: input.min_priority ?? null,
+        resource: input.resource ?? null,
         requiredApprovals: input.required_approvals,
         expiresInSeconds: input.expires_in_seconds,
       })
@@ -89,6 +90,7 @@ export function serializePolicy(p: ApprovalPolicyRow) {
     new_recipients: p.newRecipients,
     untrusted_trace: p.untrustedTrace,
     min_priority: p.minPriority,
+    resource: p.resource,
     created_at: p.createdAt.toISOString(),
   };
 }
@@ -103,7 +105,7 @@ export async function matchPolicy(
   actionClass: string | undefined,
   agentId: string | null,
   amount: number | undefined,
-  /** Whether the request's trace starts at untrusted mail (lib/approvals/trace-taint.ts): only then do taint rules apply. */
+  /** Whether the actor is tainted (lib/approvals/actor-taint.ts): only then do taint rules apply. */
   tainted = false,
 ): Promise<ApprovalPolicyRow | null> {
   if (!actionClass) return null;
@@ -119,7 +121,7 @@ export async function matchPolicy(
         amount === undefined ? undefined : or(isNull(approvalPolicies.minAmount), sql`${approvalPolicies.minAmount} <= ${amount}`),
         tainted ? undefined : eq(approvalPolicies.untrustedTrace, false),
         // Mail and hold conditions are judged where the product acts (mail-gate.ts, hold-gate.ts), not here.
-        sql`${approvalPolicies.inboxId} is null and ${approvalPolicies.recipientDomain} is null and not ${approvalPolicies.newRecipients} and ${approvalPolicies.minPriority} is null`,
+        sql`${approvalPolicies.inboxId} is null and ${approvalPolicies.recipientDomain} is null and not ${approvalPolicies.newRecipients} and ${approvalPolicies.minPriority} is null and ${approvalPolicies.resource} is null`,
       ),
     )
     .orderBy(sql`${approvalPolicies.agentId} is null`, desc(approvalPolicies.requiredApprovals), desc(approvalPolicies.id))

@@ -62,9 +62,16 @@ export const policyInput = z.object({
     .pipe(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, "a domain such as example.com"))
     .nullish()
     .describe("email.send: only mail to someone at this domain"),
-  new_recipients: z.boolean().default(false).describe("email.send: only mail to someone the workspace has not exchanged mail with"),
-  untrusted_trace: z.boolean().default(false).describe("only when the request's trace starts at received mail that is unauthenticated or flagged for prompt injection"),
+  new_recipients: z.boolean().default(false).describe("email.send: only mail to an untrusted recipient: not a member, not an inbox of the workspace, not at a domain its admins trust, and never really sent to by the workspace (writing in does not make anyone trusted)"),
+  untrusted_trace: z.boolean().default(false).describe("only while the agent is tainted: it read received mail that is unauthenticated or flagged for prompt injection within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail"),
   min_priority: z.number().int().min(0).max(100).nullish().describe("hold.place and lease.acquire: only holds or leases at or above this priority"),
+  resource: z
+    .string()
+    .trim()
+    .max(200)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9:._/@-]*\*?$/, "a lease resource (deploy:production), or a prefix ending in * (deploy:*)")
+    .nullish()
+    .describe("lease.acquire: only leases on this resource; ending in *, on every resource that starts with what precedes it (deploy:*)"),
 });
 
 export const approvalPolicySchema = z
@@ -79,9 +86,10 @@ export const approvalPolicySchema = z
     expires_in_seconds: z.number().int().describe("the default expiry of a request it matches"),
     inbox_id: z.string().nullable().describe("email.send: only mail from this inbox"),
     recipient_domain: z.string().nullable().describe("email.send: only mail to someone at this domain"),
-    new_recipients: z.boolean().describe("email.send: only mail to someone the workspace has not exchanged mail with"),
-    untrusted_trace: z.boolean().describe("only when the request's trace starts at received mail that is unauthenticated or flagged for prompt injection"),
+    new_recipients: z.boolean().describe("email.send: only mail to an untrusted recipient: not a member, not an inbox of the workspace, not at a domain its admins trust, and never really sent to by the workspace (writing in does not make anyone trusted)"),
+    untrusted_trace: z.boolean().describe("only while the agent is tainted: it read received mail that is unauthenticated or flagged for prompt injection within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail"),
     min_priority: z.number().int().nullable().describe("hold.place and lease.acquire: only at or above this priority"),
+    resource: z.string().nullable().describe("lease.acquire: only leases on this resource; ending in *, on every resource that starts with what precedes it (deploy:*)"),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "ApprovalPolicy" });

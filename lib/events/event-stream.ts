@@ -2,6 +2,10 @@ import { env } from "../config/env";
 import { readEvents, formatPosition, type StreamFilter, type StreamPosition } from "./read-events";
 import { closeStreamSlot, openStreamSlot, renewStreamSlot } from "./stream-slots";
 import { watchEvents } from "./wake";
+import { messagesInEvents, recordReadsBy } from "../taint/agent-taint";
+import type { Actor } from "../actor";
+
+const keyActor = (o: EventStreamOptions): Actor => ({ type: "key", workspaceId: o.filter.workspaceId, keyId: o.keyId!, agentId: o.filter.agentId });
 
 export type EventStreamOptions = {
   /** The API key whose bounded slots the stream takes; null for a signed-in member's live page. */
@@ -72,6 +76,8 @@ async function* sseChunks(o: EventStreamOptions, slot: string | null, signal: Ab
       const { events, next } = await readEvents(o.filter, position);
       position = next;
       if (events.length) {
+        // A key that is handed untrusted mail is tainted by it before it sees it (SPEC §13).
+        if (o.keyId) await recordReadsBy(keyActor(o), o.filter.agentId ?? o.keyId, messagesInEvents(events.map((e) => e.payload)), "events");
         yield events.map((ev) => `id: ${ev.position}\nevent: ${ev.payload.type}\ndata: ${JSON.stringify(ev.payload)}\n\n`).join("");
         sentPosition = events[events.length - 1]!.position;
         if (formatPosition(next) === sentPosition) continue; // cut short: read on at once

@@ -5,6 +5,7 @@ import { EVENT_TYPES, type EventType } from "./emit-event";
 import { EVENT_SCOPES, visibleEventTypes } from "./event-scopes";
 import { formatPosition, parsePosition, readEvents, type StreamFilter } from "./read-events";
 import { watchEvents } from "./wake";
+import { messagesInEvents, recordReadsBy } from "../taint/agent-taint";
 
 /** The stream filter of a key: the types its scopes allow (403 when none), its agent's events only when agent-bound. */
 export function keyStreamFilter(key: AuthenticatedKey, wanted?: readonly EventType[], since?: Date): StreamFilter {
@@ -31,6 +32,8 @@ export async function waitForEvents(key: AuthenticatedKey, o: { after?: string; 
       position = next;
       const left = deadline - Date.now();
       if (events.length || left <= 0) {
+        const actor = { type: "key" as const, workspaceId: key.workspaceId, keyId: key.id, agentId: key.agentId };
+        await recordReadsBy(actor, key.agentId ?? key.id, messagesInEvents(events.map((e) => e.payload)), "events");
         return { object: "list" as const, data: events.map((e) => ({ ...e.payload, position: e.position })), next: formatPosition(position) };
       }
       await commits.wait(Math.min(env().EVENTS_POLL_INTERVAL_MS, left));

@@ -8,6 +8,7 @@ import type { Actor } from "../actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox";
 import type { CreateHandoffInput } from "./schemas";
 import { scheduleHandoffTimers } from "./handoff-clock";
+import { passTaint } from "../taint/agent-taint";
 
 type Created = { handoff: Record<string, unknown>; deliveries: OutboxDelivery[] } | { error: { code: "from_agent_not_found" | "to_agent_not_found" | "parent_not_found" } };
 
@@ -44,6 +45,7 @@ export async function createHandoff(actor: Actor, input: CreateHandoffInput): Pr
     throw field("parent_id", `no handoff with id ${input.parent_id} that this key can see`);
   }
   const handoff = rowFromJson(handoffs, out.handoff);
+  await passTaint(actor, handoff.toAgentId);
   await Promise.all([announceOutbox(actor.workspaceId, out.deliveries), scheduleHandoffTimers(handoff)]);
   return handoff;
 }

@@ -13,7 +13,7 @@ export const placeHoldOp = defineOperation({
   description:
     "Conflicts with a committed event, busy time imported from a linked Google or Outlook calendar (type external_busy, source google or microsoft), or a live hold of equal or higher priority: 409 hold_conflict listing them. " +
     "Live holds of strictly lower priority are preempted. Intervals are half-open [start, end). " +
-    "In a trace (x-trace-id) that starts at untrusted mail, a workspace policy (action class hold.place, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that hold, in the transaction that makes it.",
+    "While the agent is tainted (it read untrusted mail within the workspace's taint window, whatever headers the request carries; a trace that starts at untrusted mail adds taint, never removes it), a workspace policy (action class hold.place, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that hold, in the transaction that makes it.",
   idempotency: "statement",
   tag,
   scope: "calendar",

@@ -12,7 +12,7 @@ export const acquireLeaseOp = defineOperation({
   description:
     "201 with a fencing_token that strictly increases per resource (across releases and expiries). 409 lease_conflict while another lease on the resource is live " +
     "(leases are exclusive: a higher priority does not preempt). 403 priority_above_ceiling above the agent's max_priority. Expiry is exact: the lease is dead the instant expires_at passes. " +
-    "In a trace (x-trace-id) that starts at untrusted mail, a workspace policy (action class lease.acquire, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that lease, in the transaction that makes it. A lease_conflict leaves the approval unspent.",
+    "While the agent is tainted (it read untrusted mail within the workspace's taint window, whatever headers the request carries; a trace that starts at untrusted mail adds taint, never removes it), a workspace policy (action class lease.acquire, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that lease, in the transaction that makes it. A lease_conflict leaves the approval unspent.",
   tag,
   body: acquireLeaseInput,
   responses: { 201: { description: "The lease", schema: leaseSchema } },

@@ -10,6 +10,7 @@ import { serializeMessage } from "./serialize";
 import { sourceStream } from "./message-source";
 import type { listMessagesQuery } from "./schemas";
 import { claimable } from "../claims/claimable";
+import { recordReads } from "../taint/agent-taint";
 
 const attachmentColumns = {
   id: attachments.id,
@@ -21,9 +22,13 @@ const attachmentColumns = {
   sha256: attachments.sha256,
 };
 
-/** Messages serialized with their attachments' metadata (one query for all). */
-async function withAttachments(rows: MessageRow[]) {
+/**
+ * Messages serialized with their attachments' metadata (one query for all), as handed to the
+ * actor: a key reading untrusted mail is tainted by it (lib/taint/agent-taint.ts).
+ */
+async function withAttachments(actor: Actor, rows: MessageRow[]) {
   if (!rows.length) return [];
+  await recordReads(actor, rows);
   const q = await queryable();
   const atts = await q.select(attachmentColumns).from(attachments).where(inArray(attachments.messageId, rows.map((r) => r.id)));
   return rows.map((m) => serializeMessage(m, atts.filter((a) => a.messageId === m.id)));
@@ -42,7 +47,7 @@ export async function listMessages(actor: Actor, inboxId: string, f: z.output<ty
   if (f.starting_after) where.push(lt(messages.id, f.starting_after));
   const rows = await q.select().from(messages).where(and(...where)).orderBy(desc(messages.id)).limit(f.limit + 1);
   const { items, hasMore } = page(rows, f.limit);
-  return { items: await withAttachments(items), hasMore };
+  return { items: await withAttachments(actor, items), hasMore };
 }
 
 /** A message the actor may read: its inbox must be visible to the actor (agent-bound keys: own inboxes). */
@@ -57,7 +62,7 @@ export async function findMessage(actor: Actor, id: string): Promise<MessageRow>
 }
 
 export async function getMessage(actor: Actor, id: string) {
-  return (await withAttachments([await findMessage(actor, id)]))[0]!;
+  return (await withAttachments(actor, [await findMessage(actor, id)]))[0]!;
 }
 
 export async function listThreads(actor: Actor, inboxId: string, p: Pagination) {
@@ -78,11 +83,11 @@ export async function getThread(actor: Actor, id: string) {
     throw notFound("thread", id);
   });
   const rows = await q.select().from(messages).where(eq(messages.threadId, id)).orderBy(asc(messages.createdAt), asc(messages.id));
-  return { thread, messages: await withAttachments(rows) };
+  return { thread, messages: await withAttachments(actor, rows) };
 }
 
 export async function getAttachment(actor: Actor, messageId: string, attachmentId: string) {
-  await findMessage(actor, messageId);
+  await recordReads(actor, [await findMessage(actor, messageId)]);
   const q = await queryable();
   const [row] = await q.select().from(attachments).where(and(eq(attachments.id, attachmentId), eq(attachments.messageId, messageId)));
   if (!row) throw notFound("attachment", attachmentId);
@@ -92,5 +97,6 @@ export async function getAttachment(actor: Actor, messageId: string, attachmentI
 /** A message's raw source the actor may read, streamed from storage. */
 export async function getMessageSource(actor: Actor, messageId: string) {
   const message = await findMessage(actor, messageId);
+  await recordReads(actor, [message]);
   return { message, ...(await sourceStream(message.id)) };
 }

@@ -89,6 +89,7 @@ export const messageSchema = z
       iframes_removed: z.boolean(),
       injection_signals: z.array(z.object({ signal: z.string(), excerpt: z.string(), where: z.string() })),
       auth_failed: z.boolean(),
+      tainted_sender: z.boolean().optional().describe("mail from another inbox here whose agent had read untrusted mail: reading it taints you as that mail would"),
     }),
     automated: z.boolean().describe("machine-sent (auto-reply, bulk, list, bounce): do not reply"),
     automated_reasons: z.array(z.string()),

@@ -22,7 +22,7 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
 
     const server = createMcpServer({
       key,
-      actor: { type: "key", workspaceId: key.workspaceId, keyId: key.id, agentId: key.agentId, traceId, requestId },
+      actor: { type: "key", workspaceId: key.workspaceId, keyId: key.id, agentId: key.agentId, traceId, requestId, via: "mcp" },
       requestId,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({

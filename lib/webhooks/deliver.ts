@@ -14,6 +14,7 @@ import { postPinned } from "./post-pinned";
 import { parseRetryAfter, retryDelayMs } from "./retry-schedule";
 import { disableEndpointInTx } from "./disable-endpoint";
 import { jsonValue, rowFromJson } from "../../db/row-json";
+import { messagesInEvents, recordReadsBy } from "../taint/agent-taint";
 
 /** An endpoint is disabled when every attempt to it has failed for this long... */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
@@ -67,6 +68,8 @@ export async function deliverWebhook(deliveryId: string, opts: DeliverOptions = 
   const claimed = await claim(deliveryId, now, timeoutMs);
   if (!claimed) return null;
   const { delivery: d, event, endpoint } = claimed;
+  // The agent whose received mail this payload carries is handed its body: untrusted mail taints it (SPEC §13).
+  if (event.agentId) await recordReadsBy({ type: "system", workspaceId: event.workspaceId, job: SYSTEM_JOB }, event.agentId, messagesInEvents([event]), "webhook");
   const allowlist = opts.allowlist ?? parseAllowlist(env().WEBHOOK_ALLOWED_HOSTS);
   const outcome = await attempt(endpoint, event, { now, timeoutMs, allowlist, resolver: opts.resolver }).catch(
     (err): Outcome => ({ kind: "failed", status: null, error: `could not send: ${(err as Error).message}`, latencyMs: null, retryAfterMs: null }),

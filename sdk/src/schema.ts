@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Place a tentative hold on a calendar
-         * @description Conflicts with a committed event, busy time imported from a linked Google or Outlook calendar (type external_busy, source google or microsoft), or a live hold of equal or higher priority: 409 hold_conflict listing them. Live holds of strictly lower priority are preempted. Intervals are half-open [start, end). In a trace (x-trace-id) that starts at untrusted mail, a workspace policy (action class hold.place, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that hold, in the transaction that makes it.
+         * @description Conflicts with a committed event, busy time imported from a linked Google or Outlook calendar (type external_busy, source google or microsoft), or a live hold of equal or higher priority: 409 hold_conflict listing them. Live holds of strictly lower priority are preempted. Intervals are half-open [start, end). While the agent is tainted (it read untrusted mail within the workspace's taint window, whatever headers the request carries; a trace that starts at untrusted mail adds taint, never removes it), a workspace policy (action class hold.place, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that hold, in the transaction that makes it.
          */
         post: operations["placeHold"];
         delete?: never;
@@ -629,7 +629,7 @@ export interface paths {
         };
         /**
          * List the workspace's approval policies (which actions need a person)
-         * @description Rules are read only over the API: members with the admin or owner role add and delete them in the web app (Approvals → Policies), so an agent cannot switch off the rules that gate it. email.send rules hold mail for a person (202 pending_approval); hold.place and lease.acquire rules with untrusted_trace answer 403 approval_required in a trace that starts at untrusted mail; any other action class is told by POST /v1/approvals/check and enforced by consume. An agent-bound key sees the rules for any agent and for its own.
+         * @description Rules are read only over the API: members with the admin or owner role add and delete them in the web app (Approvals → Policies), so an agent cannot switch off the rules that gate it. email.send rules hold mail for a person (202 pending_approval); hold.place and lease.acquire rules with untrusted_trace answer 403 approval_required while the agent is tainted (it read untrusted mail, with or without a trace header); any other action class is told by POST /v1/approvals/check and enforced by consume. An agent-bound key sees the rules for any agent and for its own.
          */
         get: operations["listApprovalPolicies"];
         put?: never;
@@ -649,7 +649,7 @@ export interface paths {
         };
         /**
          * Retrieve an approval policy
-         * @description Rules are read only over the API: members with the admin or owner role add and delete them in the web app (Approvals → Policies), so an agent cannot switch off the rules that gate it. email.send rules hold mail for a person (202 pending_approval); hold.place and lease.acquire rules with untrusted_trace answer 403 approval_required in a trace that starts at untrusted mail; any other action class is told by POST /v1/approvals/check and enforced by consume. An agent-bound key sees the rules for any agent and for its own.
+         * @description Rules are read only over the API: members with the admin or owner role add and delete them in the web app (Approvals → Policies), so an agent cannot switch off the rules that gate it. email.send rules hold mail for a person (202 pending_approval); hold.place and lease.acquire rules with untrusted_trace answer 403 approval_required while the agent is tainted (it read untrusted mail, with or without a trace header); any other action class is told by POST /v1/approvals/check and enforced by consume. An agent-bound key sees the rules for any agent and for its own.
          */
         get: operations["getApprovalPolicy"];
         put?: never;
@@ -959,7 +959,7 @@ export interface paths {
         put?: never;
         /**
          * Acquire an exclusive lease on a named resource
-         * @description 201 with a fencing_token that strictly increases per resource (across releases and expiries). 409 lease_conflict while another lease on the resource is live (leases are exclusive: a higher priority does not preempt). 403 priority_above_ceiling above the agent's max_priority. Expiry is exact: the lease is dead the instant expires_at passes. In a trace (x-trace-id) that starts at untrusted mail, a workspace policy (action class lease.acquire, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that lease, in the transaction that makes it. A lease_conflict leaves the approval unspent.
+         * @description 201 with a fencing_token that strictly increases per resource (across releases and expiries). 409 lease_conflict while another lease on the resource is live (leases are exclusive: a higher priority does not preempt). 403 priority_above_ceiling above the agent's max_priority. Expiry is exact: the lease is dead the instant expires_at passes. While the agent is tainted (it read untrusted mail within the workspace's taint window, whatever headers the request carries; a trace that starts at untrusted mail adds taint, never removes it), a workspace policy (action class lease.acquire, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that lease, in the transaction that makes it. A lease_conflict leaves the approval unspent.
          */
         post: operations["acquireLease"];
         delete?: never;
@@ -1145,6 +1145,17 @@ export interface components {
             };
             /** @description what this key may do */
             scopes: ("mail" | "calendar" | "approvals" | "audit" | "webhooks" | "handoffs")[];
+            /** @description set while this key's agent is tainted by untrusted mail it read (the last such message): actions the workspace's policies mark untrusted_trace need a person's approval until tainted_until, or until a person clears it in the web app */
+            taint: {
+                message_id: string;
+                from: string;
+                /** @description sender_unauthenticated, sender_authentication_failed, injection_signals, tainted_sender */
+                reasons: string[];
+                /** Format: date-time */
+                read_at: string;
+                /** Format: date-time */
+                tainted_until: string;
+            } | null;
         };
         Agent: {
             /** @description agent_... */
@@ -1406,6 +1417,8 @@ export interface components {
                     where: string;
                 }[];
                 auth_failed: boolean;
+                /** @description mail from another inbox here whose agent had read untrusted mail: reading it taints you as that mail would */
+                tainted_sender?: boolean;
             };
             /** @description machine-sent (auto-reply, bulk, list, bounce): do not reply */
             automated: boolean;
@@ -1551,12 +1564,14 @@ export interface components {
             inbox_id: string | null;
             /** @description email.send: only mail to someone at this domain */
             recipient_domain: string | null;
-            /** @description email.send: only mail to someone the workspace has not exchanged mail with */
+            /** @description email.send: only mail to an untrusted recipient: not a member, not an inbox of the workspace, not at a domain its admins trust, and never really sent to by the workspace (writing in does not make anyone trusted) */
             new_recipients: boolean;
-            /** @description only when the request's trace starts at received mail that is unauthenticated or flagged for prompt injection */
+            /** @description only while the agent is tainted: it read received mail that is unauthenticated or flagged for prompt injection within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail */
             untrusted_trace: boolean;
             /** @description hold.place and lease.acquire: only at or above this priority */
             min_priority: number | null;
+            /** @description lease.acquire: only leases on this resource; ending in *, on every resource that starts with what precedes it (deploy:*) */
+            resource: string | null;
             /** Format: date-time */
             created_at: string;
         };

@@ -10,15 +10,18 @@ import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Field, PageHeader, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
 import { Time } from "../_components/time";
 import { createAgentAction, setAgentCeilingAction } from "./actions";
+import { liveTaints } from "@/lib/taint/clear-taint";
+import { TaintCard } from "./taint-card";
 
 export const metadata: Metadata = { title: "Agents" };
 
 export default async function AgentsPage() {
   const { member, workspace } = await requireMember();
-  const [agents, keys, inboxes] = await Promise.all([
+  const [agents, keys, inboxes, taints] = await Promise.all([
     listAgents(workspace.id, { limit: 100 }),
     listKeys(workspace.id),
     listInboxes(memberActor(member), { limit: 100 }),
+    liveTaints(workspace.id),
   ]);
   const canManage = hasRole(member.role, "admin");
   return (
@@ -36,6 +39,7 @@ export default async function AgentsPage() {
           </ActionForm>
         </Card>
       ) : null}
+      <TaintCard member={member} agents={agents.items} taints={taints} />
       <Card title="All agents" id="all-agents">
         {agents.items.length === 0 ? (
           <Empty>No agents yet.</Empty>

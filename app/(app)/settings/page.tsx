@@ -10,6 +10,7 @@ import { Time } from "../_components/time";
 import { removePasskeyAction, renameWorkspaceAction, signOutEverywhereAction } from "./actions";
 import { PreemptFloorCard } from "./preempt-floor-card";
 import { TimeZoneCard } from "./time-zone-card";
+import { TaintSettingsCard } from "./taint-card";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -48,6 +49,7 @@ export default async function SettingsPage() {
         ) : null}
       </Card>
       <PreemptFloorCard member={member} workspace={workspace} />
+      <TaintSettingsCard member={member} workspace={workspace} />
       <TimeZoneCard />
       <Card title="Your account" id="account">
         <dl className="grid gap-3 text-sm sm:grid-cols-3">

@@ -14,6 +14,7 @@ import { getInbox } from "../inboxes";
 import { findMessage } from "../read-mail";
 import { parseMessageOffThread } from "../inbound/parse-pool";
 import { messageEventPayload } from "../serialize";
+import { agentTaint } from "../../taint/agent-taint";
 import { parsedColumns } from "../store-message";
 import { encodeSource, storeSource, type EncodedSource } from "../message-source";
 import type { ParsedMessage } from "../inbound/parse-message";
@@ -60,7 +61,7 @@ export async function replyToMessage(actor: Actor, parentId: string, input: Repl
 }
 
 /** The inbox and the draft of a reply, checked (automated mail, recipients, headers). */
-export async function draftForReply(actor: Actor, parentId: string, input: ReplyInput): Promise<{ inbox: InboxRow; draft: Draft }> {
+export async function draftForReply(actor: Actor, parentId: string, input: ReplyInput): Promise<{ inbox: InboxRow; draft: Draft; parent: MessageRow }> {
   const parent = await findMessage(actor, parentId);
   const inbox = await getInbox(actor, parent.inboxId);
   if (parent.direction === "inbound" && parent.automated && !input.allow_automated) {
@@ -85,7 +86,7 @@ export async function draftForReply(actor: Actor, parentId: string, input: Reply
       limit: MAX_SEND_RECIPIENTS,
     });
   }
-  return { inbox, draft: {
+  return { inbox, parent, draft: {
     to,
     cc,
     subject: replySubject(parent.subject),
@@ -115,6 +116,12 @@ export async function composeForSending(inbox: InboxRow, draft: Draft): Promise<
 }
 
 /** Recipients that are inboxes of this deployment, with the copy they receive (parsed as received mail). */
+/** The local recipients' copy: untrusted in turn when a tainted agent sends it (a person's approval of held mail is not a key's send). */
+async function copyFor(actor: Actor, copy: ParsedMessage): Promise<ParsedMessage> {
+  if (actor.type !== "key" || !(await agentTaint(actor))) return copy;
+  return { ...copy, security: { ...copy.security, tainted_sender: true } };
+}
+
 export type LocalRecipients = { inboxes: InboxRow[]; copy: ParsedMessage };
 
 /** Finds the draft's local recipients and parses their copy, before any transaction opens. */
@@ -178,7 +185,7 @@ export async function storeOutbound(
     })
     .returning();
   await storeSource(tx, id, source);
-  const delivered = local ? await deliverLocally(local.inboxes, local.copy, source, traceId!) : [];
+  const delivered = local ? await deliverLocally(local.inboxes, await copyFor(actor, local.copy), source, traceId!) : [];
   const summary = {
     inbox_id: inbox.id, to: draft.to, cc: draft.cc, message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status, approval_id: approvalId,
     ...(delivered.length ? { delivered_locally: delivered.map((d) => ({ inbox_id: d.inbox_id, message_id: d.message_id, refused: d.refused })) } : {}),

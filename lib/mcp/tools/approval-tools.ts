@@ -23,7 +23,7 @@ export const listApprovalPoliciesTool = defineTool({
   title: "List approval policies",
   description:
     "The workspace's rules for which actions need a person (read only: people set them in the web app): email.send rules hold your mail for approval, " +
-    "hold.place and lease.acquire rules with untrusted_trace answer approval_required in a trace that starts at untrusted mail, other action classes are told by check_approval_policy.",
+    "hold.place and lease.acquire rules with untrusted_trace answer approval_required once this agent has read untrusted mail (the server records it), other action classes are told by check_approval_policy.",
   scope,
   input: {},
   annotations: READ_ONLY,

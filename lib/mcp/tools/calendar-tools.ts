@@ -51,7 +51,7 @@ export const placeHoldTool = defineTool({
     "Tentatively hold time on one or more calendars (all or nothing) for hold_ttl_seconds. A committed event, busy time from a linked " +
     "Google calendar, or a live hold of equal or higher priority in the way fails with hold_conflict listing them; live holds of strictly lower priority are preempted. " +
     "Commit the hold to book the time, or release it. Intervals are half-open [start, end). " +
-    "In a trace that starts at untrusted mail a workspace policy may answer approval_required with an approval opened for you: await it, then call again with the same hold and approval_id.",
+    "Once this agent has read untrusted mail (the server records what it reads) a workspace policy may answer approval_required with an approval opened for you: await it, then call again with the same hold and approval_id.",
   scope,
   input: { ...placeMultiHoldInput.shape, approval_id: approvalIdArg, idempotency_key: idempotencyKeyArg },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

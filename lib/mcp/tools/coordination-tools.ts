@@ -18,7 +18,7 @@ export const acquireLeaseTool = defineTool({
     "Take an exclusive lease on a named resource (deploy:staging, repo:web) for ttl_seconds. Returns a fencing_token that strictly increases per resource: " +
     "send it with every write to the resource so a stale holder's late write can be refused. Fails with lease_conflict while another lease is live " +
     "(a higher priority does not preempt), priority_above_ceiling above your agent's ceiling. Renew to keep it; release when done. " +
-    "In a trace that starts at untrusted mail a workspace policy may answer approval_required with an approval opened for you: await it, then call again with the same lease and approval_id.",
+    "Once this agent has read untrusted mail (the server records what it reads) a workspace policy may answer approval_required with an approval opened for you: await it, then call again with the same lease and approval_id.",
   input: { ...acquireLeaseInput.shape, approval_id: approvalIdArg, idempotency_key: idempotencyKeyArg },
   annotations: WRITE,
   write: ({ approval_id: _a, ...body }) => ({ path: "/v1/leases", body, status: 201 }),

@@ -23,6 +23,7 @@ const policyForm = z
     new_recipients: z.preprocess((v) => v === "on", z.boolean()),
     untrusted_trace: z.preprocess((v) => v === "on", z.boolean()),
     min_priority: z.preprocess(blankToNull, z.coerce.number().nullable()).optional(),
+    resource: z.preprocess(blankToNull, z.string().nullable()).optional(),
   })
   .transform(({ expires_in_hours, ...rest }) => ({ ...rest, expires_in_seconds: Math.round(expires_in_hours * 3600) }));
 

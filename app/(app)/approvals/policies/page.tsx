@@ -21,7 +21,7 @@ export default async function PoliciesPage() {
     <>
       <PageHeader
         title="Approval policies"
-        description="Which actions need a human: mail (email.send) is held for approval, holds and leases (hold.place, lease.acquire) traced to untrusted mail wait for one, and for other actions agents ask POST /api/v1/approvals/check; a matching rule sets the minimum quorum and the expiry. Agents can read these rules (GET /api/v1/approval-policies), never change them."
+        description="Which actions need a human: mail (email.send) is held for approval, holds and leases (hold.place, lease.acquire) by an agent that read untrusted mail wait for one, and for other actions agents ask POST /api/v1/approvals/check; a matching rule sets the minimum quorum and the expiry. Agents can read these rules (GET /api/v1/approval-policies), never change them."
       >
         <Link href="/approvals" className={linkClass}>
           Queue

@@ -14,11 +14,14 @@ export function PolicyConditionFields() {
       <Field label="Only at or above priority (hold.place, lease.acquire)" name="min_priority">
         <input id="min_priority" name="min_priority" type="number" min="0" max="100" className={inputClass} />
       </Field>
+      <Field label="Only leases on this resource (lease.acquire; deploy:* for a prefix)" name="resource">
+        <input id="resource" name="resource" maxLength={200} className={inputClass} placeholder="deploy:*" />
+      </Field>
       <label className="flex items-center gap-2 text-sm text-slate-800">
-        <input type="checkbox" name="new_recipients" /> Only mail to people never mailed before (email.send)
+        <input type="checkbox" name="new_recipients" /> Only mail to untrusted recipients: not a member, not a trusted domain, never mailed before (email.send)
       </label>
       <label className="flex items-center gap-2 text-sm text-slate-800 sm:col-span-2">
-        <input type="checkbox" name="untrusted_trace" /> Only for actions traced to untrusted mail (unauthenticated sender or injection signals)
+        <input type="checkbox" name="untrusted_trace" /> Only while the agent is tainted: it read untrusted mail (unauthenticated sender or injection signals), or replies to it
       </label>
     </>
   );
@@ -28,9 +31,10 @@ export function PolicyConditions({ policy: p }: { policy: Awaited<ReturnType<typ
   const parts = [
     p.inboxId && `inbox ${p.inboxId}`,
     p.recipientDomain && `to @${p.recipientDomain}`,
-    p.newRecipients && "new recipients",
+    p.newRecipients && "untrusted recipients",
     p.minPriority !== null && `priority ≥ ${p.minPriority}`,
-    p.untrustedTrace && "untrusted traces only",
+    p.resource && `resource ${p.resource}`,
+    p.untrustedTrace && "while the agent is tainted",
   ].filter(Boolean);
   return parts.length ? <span className="mt-0.5 block font-sans text-slate-600">{parts.join(" · ")}</span> : null;
 }
