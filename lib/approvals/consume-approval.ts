@@ -10,6 +10,7 @@ import { withTrace } from "./resolve-approval";
 import { serializeApprovals } from "./serialize";
 import { matchPolicy } from "./policies";
 import { traceTaint } from "./trace-taint";
+import { actorTaint } from "./actor-taint";
 
 /**
  * What the workspace rule that gates an action asks of the approval that pays for it, decided by
@@ -29,14 +30,16 @@ export const needOfGate = (policy: ApprovalPolicyRow, actionClass: string): Appr
 
 /**
  * For an action AgentDraft does not perform (POST /v1/approvals/{id}/consume): the rule that gates
- * the approval's own class and amount now, in its trace or the spender's (a rule added or raised
- * after the approval opened counts). Null when no rule applies or the approval is not visible.
+ * the approval's own class and amount now, tainted if the spender is (its agent read untrusted
+ * mail, or its trace starts there) or the approval's trace is (a rule added or raised after the
+ * approval opened counts). Null when no rule applies or the approval is not visible.
  */
 async function needNow(actor: Actor & { type: "key" }, id: string): Promise<ApprovalNeed | null> {
   const q = await queryable();
   const [a] = await q.select().from(approvals).where(and(eq(approvals.id, id), eq(approvals.workspaceId, actor.workspaceId)));
   if (!a?.actionClass) return null;
-  const tainted = (await traceTaint(actor.workspaceId, actor.traceId)) !== null || (await traceTaint(actor.workspaceId, a.traceId)) !== null;
+  // The spender's taint (its agent's reads, or its trace), or the approval's own trace's.
+  const tainted = (await actorTaint(actor)) !== null || (await traceTaint(actor.workspaceId, a.traceId)) !== null;
   const policy = await matchPolicy(actor.workspaceId, a.actionClass, a.agentId, a.amount === null ? undefined : Number(a.amount), tainted);
   return policy ? { policy: { id: policy.id, name: policy.name }, actionClass: a.actionClass, requiredApprovals: policy.requiredApprovals, expiresInSeconds: null } : null;
 }

@@ -53,6 +53,21 @@ const lease = { resource: "deploy:production", ttl_seconds: 60, priority: 90 };
 const taintsOf = async (reader: string) => (await getDb()).select().from(agentTaints).where(eq(agentTaints.reader, reader));
 
 describe("taint follows the agent, not a header (SPEC §13)", () => {
+  it("spending an approval opened before the agent read injected mail meets the rule that gates a tainted agent now, with no trace header", async () => {
+    const { workspace, key, hostileId, approver } = await setup();
+    await createPolicy(operatorActor(workspace.id), { name: "Tainted refunds", action_class: "refund", untrusted_trace: true, required_approvals: 2 });
+    const action = { type: "refund", order: 42 };
+    const opened = await api("/api/v1/approvals", { key, body: { summary: "Refund order 42", evidence: {}, action, action_class: "refund" } });
+    expect(opened.status).toBe(201);
+    expect(opened.json.required_approvals).toBe(1); // not tainted yet: no rule applies, one vote
+    await decideApproval(approver.actor, opened.json.id, "approve");
+    expect((await api(`/api/v1/messages/${hostileId}`, { key })).status).toBe(200); // now the agent is tainted
+    const spent = await api(`/api/v1/approvals/${opened.json.id}/consume`, { key, body: { action } });
+    expect(spent.status).toBe(409);
+    expect(spent.json).toMatchObject({ code: "approval_insufficient" });
+    expect((await api(`/api/v1/approvals/${opened.json.id}`, { key })).json.consumed).toBe(false);
+  });
+
   it("over the official MCP client with no trace header: an agent that read injected mail cannot reply to, or mail, its sender without a person", async () => {
     const { workspace, inbox, key, hostileId, approver } = await setup();
     await createPolicy(operatorActor(workspace.id), { name: "Tainted mail to strangers", action_class: "email.send", untrusted_trace: true, new_recipients: true });
