@@ -49,6 +49,11 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: "postgres",
+                // The server runs go one file at a time, each project after the last: the event
+                // stream's horizon is the oldest open transaction on the whole server (issue #30
+                // item 6), so files running at once on one server hold back each other's streams.
+                maxWorkers: 1,
+                sequence: { groupOrder: 1 },
                 include: dbTests,
                 env: { AGENTDRAFT_TEST_DB: "postgres" },
                 globalSetup: ["test/global-setup-postgres.ts"],
@@ -63,6 +68,11 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: "pooled",
+                // The server runs go one file at a time, each project after the last: the event
+                // stream's horizon is the oldest open transaction on the whole server (issue #30
+                // item 6), so files running at once on one server hold back each other's streams.
+                maxWorkers: 1,
+                sequence: { groupOrder: 2 },
                 include: dbTests,
                 env: { AGENTDRAFT_TEST_DB: "pooled" },
                 globalSetup: ["test/global-setup-postgres.ts"],

@@ -113,8 +113,8 @@ describe("the embedded engine, end to end", () => {
     await until(() => arrivedAt.size === 20);
     const lags = [...committedAt].map(([id, at]) => arrivedAt.get(id)! - at);
     // Each of the noisy tenant's requests hangs 3 s: an event queued behind one would arrive later
-    // than that. (Typically a few ms here; the margin is for a busy CI machine.)
-    expect(Math.max(...lags)).toBeLessThan(2_000);
+    // than that. (Typically a few ms here; the margin below the 3 s is for a busy machine.)
+    expect(Math.max(...lags)).toBeLessThan(2_800);
 
     // The noisy tenant's own fate: disabled on its first 410, the notice written (subject clamped).
     await until(async () => {

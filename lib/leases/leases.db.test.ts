@@ -137,17 +137,23 @@ describe("racing for one lease", () => {
       // Odd rounds end by release, even ones by expiry.
       const ttl = round % 2 ? 60 : 3;
       const results = await Promise.all(keys.map((key) => api("/api/v1/leases", { key, body: { resource: "repo:web", ttl_seconds: ttl } })));
-      const winners = results.filter((r) => r.status === 201);
-      expect(winners, `round ${round}`).toHaveLength(1);
+      const winners = results.filter((r) => r.status === 201).sort((x, y) => x.json.fencing_token - y.json.fencing_token);
+      // One winner per live period: a 3 s lease can lapse while a slow machine still answers the
+      // round's 50 requests, and then another agent wins it: every winner but the last has lapsed.
+      if (ttl === 60) expect(winners, `round ${round}`).toHaveLength(1);
+      expect(winners.length, `round ${round}`).toBeGreaterThanOrEqual(1);
+      const roundEnd = Date.now();
+      for (const w of winners.slice(0, -1)) expect(Date.parse(w.json.expires_at), `round ${round}: two live leases`).toBeLessThanOrEqual(roundEnd);
       expect(results.filter((r) => r.status === 409).every((r) => r.json.code === "lease_conflict")).toBe(true);
-      tokens.push(winners[0]!.json.fencing_token);
-      const winnerKey = keys[results.indexOf(winners[0]!)]!;
-      if (round % 2) expect((await api(`/api/v1/leases/${winners[0]!.json.id}/release`, { key: winnerKey, method: "POST" })).status).toBe(200);
-      else await sleep(Math.max(0, Date.parse(winners[0]!.json.expires_at) - Date.now()) + 50);
+      tokens.push(...winners.map((w) => w.json.fencing_token as number));
+      const last = winners.at(-1)!;
+      const winnerKey = keys[results.indexOf(last)]!;
+      if (round % 2) expect((await api(`/api/v1/leases/${last.json.id}/release`, { key: winnerKey, method: "POST" })).status).toBe(200);
+      else await sleep(Math.max(0, Date.parse(last.json.expires_at) - Date.now()) + 50);
     }
-    expect(tokens).toEqual([1, 2, 3, 4]);
+    expect(tokens).toEqual(tokens.map((_, i) => i + 1));
     const db = await getDb();
     const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n from leases where workspace_id = ${workspace.id}`);
-    expect(Number(rows[0]!.n)).toBe(4);
+    expect(Number(rows[0]!.n)).toBe(tokens.length);
   });
 });
