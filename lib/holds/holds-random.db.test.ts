@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
+import { mulberry32 } from "../../test/helpers/seeded-random";
 import { serveApiForTests } from "../../test/helpers/api-client";
 import { newAgent, newKey, newWorkspace } from "../../test/helpers/fixtures";
 import { setTestEnv } from "../../test/helpers/env";
@@ -12,16 +13,6 @@ import { expireHolds } from "./expire-holds";
 
 setTestEnv({ HOLD_TTL_MIN_SECONDS: "1", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
-
-function mulberry32(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SLOT = (i: number) => new Date(Date.UTC(2032, 2, 1, 8 + i)).toISOString();
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { leases, webhookEvents } from "../../db/schema";
+import { mulberry32 } from "../../test/helpers/seeded-random";
 import { serveApiForTests } from "../../test/helpers/api-client";
 import { newAgent, newKey, newWorkspace } from "../../test/helpers/fixtures";
 import { setTestEnv } from "../../test/helpers/env";
@@ -9,16 +10,6 @@ import { expireLeases } from "./expire-leases";
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
-
-function mulberry32(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Resources with more than one live lease right now (there must never be any). */
 async function doublyLeased(workspaceId: string) {
