@@ -24,6 +24,7 @@ export async function createEndpoint(actor: Actor, input: CreateEndpointInput): 
         eventTypes,
         agentIds,
         secret: generateSecret(),
+        ...(parsed.enabled ? {} : { enabled: false, disabledReason: "disabled by request", disabledAt: new Date() }),
       })
       .returning();
     await appendAudit(tx, [
@@ -31,7 +32,7 @@ export async function createEndpoint(actor: Actor, input: CreateEndpointInput): 
         actor,
         action: "webhook_endpoint.created",
         resource: { type: "webhook_endpoint", id: row!.id },
-        summary: { url, event_types: eventTypes, agent_ids: agentIds },
+        summary: { url, event_types: eventTypes, agent_ids: agentIds, ...(parsed.enabled ? {} : { enabled: false }) },
       },
     ]);
     return row!;
