@@ -44,6 +44,8 @@ function server(port: number, dataDir: string, extraEnv: Record<string, string> 
     env: {
       AGENTDRAFT_DATA_DIR: dataDir,
       AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789abcdef",
+      // Production needs its public URL: the address the browser uses (links in mail, OAuth callbacks).
+      AUTH_URL: `http://localhost:${port}`,
       AGENTDRAFT_SETUP_TOKEN: E2E_SETUP_TOKEN,
       AGENTDRAFT_ENCRYPTION_KEYS: ENCRYPTION_KEYS,
       INBOUND_SECRET: "e2e-inbound-secret-0123456789",
