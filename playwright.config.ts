@@ -24,6 +24,8 @@ const OWN_SERVER = [
   { name: "approval-mail", spec: /approval-mail\.spec\.ts/, port: PORT + 10 },
   { name: "handoffs", spec: /handoffs\.spec\.ts/, port: PORT + 20 },
   { name: "web-console", spec: /web-console\.spec\.ts/, port: PORT + 30 },
+  // Every page checked for accessibility and for a phone's width; it starts from first run.
+  { name: "every-page", spec: /every-page\.spec\.ts/, port: PORT + 44 },
   {
     name: "microsoft-calendar",
     spec: /microsoft-calendar\.spec\.ts/,
