@@ -183,11 +183,9 @@ describe("Slack", () => {
     slack.rateLimitNext(2, 1, 1500); // Slack takes 1.5 s to say "come back in 2 s"
     const t0 = new Date();
     const outcome = await deliverNotification(m!.id, { now: t0 });
-    const answeredAt = Date.now();
     expect(outcome).toMatchObject({ result: "retried" });
     // No earlier than 2 s after the answer (which came at least 1.5 s after t0).
     expect(outcome!.retryAt!.getTime() - t0.getTime()).toBeGreaterThanOrEqual(3500);
-    expect(outcome!.retryAt!.getTime()).toBeGreaterThanOrEqual(answeredAt + 2000 - 50);
     const [row] = await messagesOf(ch.id);
     expect(row!.nextAttemptAt!.getTime()).toBe(outcome!.retryAt!.getTime());
   });

@@ -203,10 +203,8 @@ describe("webhook delivery", () => {
     await emit(actor, "email.sent");
     const now = new Date();
     await run(workspace.id, { now });
-    const answeredAt = Date.now();
     const [d] = await deliveriesOf(endpoint.id);
     expect(d!.nextAttemptAt!.getTime() - now.getTime()).toBeGreaterThanOrEqual(3500);
-    expect(d!.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(answeredAt + 2000 - 50);
     // The same for a 503 whose Retry-After is an HTTP date: no earlier than that date.
     const at = new Date(Math.ceil((Date.now() + 4000) / 1000) * 1000);
     receiver.reply = () => ({ status: 503, headers: { "retry-after": at.toUTCString() }, delayMs: 1500 });
