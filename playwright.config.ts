@@ -24,6 +24,8 @@ const OWN_SERVER = [
   { name: "approval-mail", spec: /approval-mail\.spec\.ts/, port: PORT + 10 },
   { name: "handoffs", spec: /handoffs\.spec\.ts/, port: PORT + 20 },
   { name: "web-console", spec: /web-console\.spec\.ts/, port: PORT + 30 },
+  // Every page checked for accessibility and for a phone's width; it starts from first run.
+  { name: "every-page", spec: /every-page\.spec\.ts/, port: PORT + 44 },
   {
     name: "microsoft-calendar",
     spec: /microsoft-calendar\.spec\.ts/,
@@ -44,6 +46,8 @@ function server(port: number, dataDir: string, extraEnv: Record<string, string> 
     env: {
       AGENTDRAFT_DATA_DIR: dataDir,
       AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789abcdef",
+      // Production needs its public URL: the address the browser uses (links in mail, OAuth callbacks).
+      AUTH_URL: `http://localhost:${port}`,
       AGENTDRAFT_SETUP_TOKEN: E2E_SETUP_TOKEN,
       AGENTDRAFT_ENCRYPTION_KEYS: ENCRYPTION_KEYS,
       INBOUND_SECRET: "e2e-inbound-secret-0123456789",

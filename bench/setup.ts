@@ -100,6 +100,8 @@ export const SERVER_ENV = {
   AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
   AUTH_SECRET: randomBytes(32).toString("base64"),
   MAIL_CAPTURE_ONLY: "1",
+  // Production needs its public URL (links in notices); the bench's servers answer on loopback.
+  AUTH_URL: "http://localhost:3000",
 };
 
 export function writeResults(name: string, results: unknown): string {

@@ -325,7 +325,7 @@ test("an agent asks for approval over the API; the owner approves in the browser
   await expect(page.getByTestId("timeline-event")).toContainText("ops-agent · 15:00–17:00");
   await expect(page.getByTestId("timeline-hold")).toContainText("priority 40");
   await snap(page, "calendar-day");
-  await page.getByRole("link", { name: "Show the week" }).click();
+  await page.getByRole("link", { name: "Week view" }).click();
   await expect(page.getByTestId("timeline-event")).toHaveCount(1);
   await snap(page, "calendar-week");
 

@@ -17,7 +17,8 @@ export function CodeBlock({ children, label }: { children: string; label?: strin
   return (
     <figure className="my-3">
       {label ? <figcaption className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">{label}</figcaption> : null}
-      <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">
+      {/* Focusable: a keyboard user scrolls a long line sideways with the arrow keys (axe: scrollable-region-focusable). */}
+      <pre tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
         <code>{children}</code>
       </pre>
     </figure>
@@ -26,7 +27,7 @@ export function CodeBlock({ children, label }: { children: string; label?: strin
 
 export function Table({ head, children }: { head: string[]; children: ReactNode }) {
   return (
-    <div className="my-3 overflow-x-auto">
+    <div tabIndex={0} role="region" aria-label={head.join(", ")} className="relative my-3 overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
       <table className="w-full border-collapse text-left text-sm">
         <thead>
           <tr className="border-b border-slate-300 text-xs uppercase tracking-wide text-slate-500">

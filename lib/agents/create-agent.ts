@@ -11,15 +11,15 @@ export async function createAgent(actor: Actor, input: CreateAgentInput): Promis
   if (actor.type === "key" && actor.agentId) {
     throw new AppError("forbidden", "An agent-bound API key cannot create agents. Use a workspace-wide key.");
   }
-  const { name, description } = createAgentInput.parse(input);
+  const { name, description, max_priority } = createAgentInput.parse(input);
   try {
     return await transaction(async (tx) => {
       const [row] = await tx
         .insert(agents)
-        .values({ id: newId("agent"), workspaceId: actor.workspaceId, name, description: description ?? null })
+        .values({ id: newId("agent"), workspaceId: actor.workspaceId, name, description: description ?? null, ...(max_priority !== undefined ? { maxPriority: max_priority } : {}) })
         .returning();
       await appendAudit(tx, [
-        { actor, action: "agent.created", resource: { type: "agent", id: row!.id }, agentId: row!.id, summary: { name } },
+        { actor, action: "agent.created", resource: { type: "agent", id: row!.id }, agentId: row!.id, summary: max_priority === undefined ? { name } : { name, max_priority } },
       ]);
       return row!;
     });

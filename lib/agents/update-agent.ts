@@ -5,9 +5,10 @@ import { agents, type AgentRow } from "../../db/schema";
 import { AppError, notFound } from "../errors";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
+import { maxPriority } from "./schemas";
 
 export const updateAgentInput = z.object({
-  max_priority: z.number().int().min(0).max(100).optional().describe("the agent's priority ceiling (SPEC §12): its keys asking for more get 403 priority_above_ceiling"),
+  max_priority: maxPriority.optional(),
   description: z.string().trim().max(500).nullish(),
 });
 export type UpdateAgentInput = z.output<typeof updateAgentInput>;

@@ -65,6 +65,9 @@ const HOSTILE_STRINGS: [string, string][] = [
   ["lone low surrogate", "x\udc00y"],
 ];
 const JUNK_IDS = ["%00", "x%00y", "%ED%A0%80", "x", "'%20or%201=1--", "a".repeat(3000), "..%2F..%2Fetc", "%F0%9F%92%A9", "cal_00000000000000000000000000", "CAL_00000000000000000000000000"];
+/** Ids in bodies and queries (issue #37: `"0000-00-00"` as an agent_id once reached a 500): all must be 4xx. */
+const JUNK_BODY_IDS = ["0000-00-00", "NaN", "x", "", "-1", "null", "1e309", "agent_", "nope_00000000000000000000000000", "CAL_00000000000000000000000000", "agent_0000000000000000000000000l", "a".repeat(3000)];
+const isIdField = (name: string) => /_ids?$/.test(name) && !["correlation_id", "trace_id", "resource_id"].includes(name);
 const JUNK_QUERY = ["%00", "a%00b", "-1", "abc", "1e309", "x".repeat(3000), "%ED%A0%80", "%5B%5D", "%7B%7D", "2030-13-45T99:99:99Z"];
 const BROKEN_JSON = ['{"a":', '{"a":}', "[", '"', "nul", '{"a":1}}', "\u0000", '{"a":"\\ud800"', "{'single':1}"];
 
@@ -93,6 +96,8 @@ function casesFor(op: (typeof operations)[number], ids: Record<string, string>, 
   // Junk in every query parameter (some junk is valid text: those may succeed; GETs change nothing).
   for (const p of op.parameters.filter((x) => x.in === "query")) {
     const others = baseQuery.filter((q) => !q.startsWith(`${p.name}=`));
+    // An id parameter's junk names nothing: refused (400), not answered with an empty page.
+    if (isIdField(p.name)) for (const junk of JUNK_BODY_IDS.filter(Boolean)) out.push({ ...base, name: `${op.id} query ${p.name}=junk id ${junk.slice(0, 20)}`, path: `${pathWith()}?${[...others, `${p.name}=${encodeURIComponent(junk)}`].join("&")}`, body: exampleBody, mustFail: true });
     for (const value of JUNK_QUERY) {
       out.push({ ...base, name: `${op.id} query ${p.name}=${value.slice(0, 20)}`, path: `${pathWith()}?${[...others, `${p.name}=${value}`].join("&")}`, body: exampleBody, mustFail: op.method !== "GET" && /%00|%ED/.test(value) });
     }
@@ -115,6 +120,8 @@ function casesFor(op: (typeof operations)[number], ids: Record<string, string>, 
   const send = (name: string, field: string, value: unknown) =>
     out.push({ ...base, name: `${op.id} ${field}: ${name}`, path, body: JSON.stringify({ ...(example as Json), [field]: value }), mustFail: true });
   for (const [field, fieldSchema] of Object.entries(schema.properties ?? {})) {
+    // Junk in every id field, alone and in an array.
+    if (isIdField(field)) for (const junk of JUNK_BODY_IDS) send(`junk id ${JSON.stringify(junk.slice(0, 20))}`, field, field.endsWith("_ids") ? [junk] : junk);
     const types = typesOf(fieldSchema);
     if (types) for (const [type, value] of WRONG_VALUES) if (!types.has(type)) send(`wrong type ${type}`, field, value);
     if (types?.has("enum")) send("not a member", field, "not-a-member");
@@ -164,10 +171,10 @@ describe("OpenAPI-driven fuzzing (SPEC §10)", () => {
     // A fixture with one of everything, so junk is also tried against real ids.
     const agent = await call("/api/v1/agents", { name: "fuzz-agent" });
     const calendar = await call("/api/v1/calendars", { name: "Fuzz room" });
-    const hold = await call(`/api/v1/calendars/${calendar.id}/holds`, { start_time: "2030-01-01T15:00:00Z", end_time: "2030-01-01T16:00:00Z", agent_id: agent.id, hold_ttl_seconds: 3600 });
+    const hold = await call(`/api/v1/calendars/${calendar.id}/holds`, { start_time: "2030-01-01T15:00:00Z", end_time: "2030-01-01T16:00:00Z", hold_ttl_seconds: 3600 });
     const inbox = await call("/api/v1/inboxes", { agent_id: agent.id, username: `fuzz-${Date.now()}` });
     const message = await call(`/api/v1/inboxes/${inbox.id}/messages`, { to: ["someone@example.com"], subject: "Fuzz", text: "Hello" });
-    const approval = await call("/api/v1/approvals", { summary: "Fuzz", evidence: { a: 1 }, agent_id: agent.id });
+    const approval = await call("/api/v1/approvals", { summary: "Fuzz", evidence: { a: 1 } });
     const endpoint = await call("/api/v1/webhook-endpoints", { url: "https://hooks.example.com/agentdraft" });
     const ids: Record<string, string> = {
       agents: agent.id,

@@ -8,12 +8,13 @@ import { admitRequest, deferDoor, type Admitted } from "./admit-request";
 import { DoorRefusedError, withDeferredDoor } from "../../db/effect";
 import { parseJsonBody, readBody } from "./read-body";
 import { isIdempotencyKey, runIdempotent, requestFingerprint, validateIdempotencyKey } from "./idempotency";
-import { problemResponse } from "./problem";
+import { fieldErrors, problemResponse } from "./problem";
 import { newRequestId } from "./request-ids";
 import { queryObject } from "./pagination";
 import { assertIdParams, assertSafeJson, assertSafeQuery } from "./input-guards";
 import type { Operation } from "./operation";
 import { armSweepForWrite } from "../jobs/schedule";
+import { unknownFields } from "./unknown-fields";
 
 export type ApiContext<Body = unknown, Query = unknown> = {
   req: Request;
@@ -65,6 +66,8 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
       const raw = req.method === "GET" || req.method === "HEAD" ? "" : await readBody(req, env().API_MAX_BODY_BYTES);
       const json = parseJsonBody(raw, req.headers.get("content-type"));
       assertSafeJson(json);
+      // A field or query parameter the operation does not take is refused, by name, never dropped.
+      assertKnownFields(op, rawQuery, json);
       const body = (op.body ? op.body.parse(json) : undefined) as Infer<B>;
       const query = (op.query ? op.query.parse(rawQuery) : undefined) as Infer<Q>;
       const ctx: ApiContext<Infer<B>, Infer<Q>> = {
@@ -117,6 +120,19 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
  */
 async function passDoor(deferred: NonNullable<ReturnType<typeof deferDoor>>, req: Request, headers: Headers): Promise<Admitted> {
   return deferred.door.answer === undefined ? admitRequest(req, headers) : deferred.settle(headers);
+}
+
+/**
+ * Throws 400 `validation_failed` naming every query parameter and body field (nested ones
+ * included) the operation does not declare, with the schema's own complaints about the rest.
+ */
+function assertKnownFields(op: Operation, query: Record<string, string | string[]>, json: unknown): void {
+  const unknown = [...unknownFields(op.query, query, "query parameter"), ...unknownFields(op.body, json)];
+  if (unknown.length === 0) return;
+  const rest = [op.query?.safeParse(query), op.body?.safeParse(json)].flatMap((r) => (r && !r.success ? fieldErrors(r.error) : []));
+  const named = new Set(unknown.map((e) => e.field));
+  const errors = [...unknown, ...rest.filter((e) => !named.has(e.field))];
+  throw new AppError("validation_failed", `Unknown ${unknown.length === 1 ? "field" : "fields"}: ${unknown.map((e) => e.field).join(", ")}. ${op.method} /api${op.path} does not take ${unknown.length === 1 ? "it" : "them"}.`, { errors });
 }
 
 /** The door's headers on the handler's response: set in place (a second Response would re-wrap its body's stream on every request). */

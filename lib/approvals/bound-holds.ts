@@ -11,10 +11,11 @@ import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox
 import { scheduleExportWork } from "../calendar-sync/schedule-exports";
 import { effectiveStatus } from "../holds/live";
 import { cancelHoldExpiry, scheduleHoldExpiry } from "../holds/expire-holds";
+import { idField } from "../api/id-field";
 
 export const boundHoldsInput = {
   hold_ids: z
-    .array(z.string().min(1).max(64))
+    .array(idField("hold"))
     .max(20)
     .refine((ids) => new Set(ids).size === ids.length, "each hold once")
     .optional()

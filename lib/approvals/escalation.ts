@@ -3,13 +3,13 @@ import { z } from "zod";
 import type { Transaction } from "../../db/client";
 import { transaction } from "../../db/transaction";
 import { agents, approvalDecisions, approvals, members, workspaces, type ApprovalRow, type MemberRow } from "../../db/schema";
-import { env } from "../config/env";
 import { appendAudit } from "../audit/append-audit";
 import { memberActor } from "../members/memberships";
 import { assertRole } from "../members/roles";
 import { queueMail } from "../mail/send-mail";
 import { drainDue } from "../jobs/due";
 import { queueNotifications } from "../notifications/queue-notifications";
+import { publicOrigin } from "../config/public-url";
 
 export const ESCALATION_ROLES = ["owner", "admin", "approver"] as const;
 
@@ -124,7 +124,7 @@ async function mailEscalation(q: Transaction, a: ApprovalRow, role: (typeof ESCA
     .where(and(eq(members.workspaceId, a.workspaceId), inArray(members.role, [role]), notInArray(members.id, decided)));
   if (!people.length) return;
   const [agent] = a.agentId ? await q.select({ name: agents.name }).from(agents).where(eq(agents.id, a.agentId)) : [];
-  const origin = env().AUTH_URL ? new URL(env().AUTH_URL!).origin : "http://localhost:3000";
+  const origin = publicOrigin();
   const waited = seconds >= 3600 ? `${Math.round((seconds / 3600) * 10) / 10} h` : `${Math.round(seconds / 60)} min`;
   await queueMail(q, {
     workspaceId: a.workspaceId,

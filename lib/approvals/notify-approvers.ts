@@ -2,9 +2,9 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Transaction } from "../../db/client";
 import { transaction } from "../../db/transaction";
 import { agents, approvals, members, type ApprovalRow } from "../../db/schema";
-import { env } from "../config/env";
 import { queueMail } from "../mail/send-mail";
 import { drainDue } from "../jobs/due";
+import { publicOrigin } from "../config/public-url";
 
 /** Who is told an approval waits: the owners and the approvers (SPEC §5). */
 const NOTIFIED_ROLES = ["owner", "approver"] as const;
@@ -44,7 +44,7 @@ async function mailAbout(q: Transaction, a: ApprovalRow): Promise<void> {
     .where(and(eq(members.workspaceId, a.workspaceId), inArray(members.role, [...NOTIFIED_ROLES])));
   if (!people.length) return;
   const [agent] = a.agentId ? await q.select({ name: agents.name }).from(agents).where(eq(agents.id, a.agentId)) : [];
-  const origin = env().AUTH_URL ? new URL(env().AUTH_URL!).origin : "http://localhost:3000";
+  const origin = publicOrigin();
   await queueMail(q, {
     workspaceId: a.workspaceId,
     to: [...new Set(people.map((p) => p.email))], // any number: queueMail sends them in chunks

@@ -3,6 +3,7 @@ import { APPROVAL_STATUSES } from "../../db/schema";
 import { paginationQuery } from "../api/pagination";
 import { canonicalJson } from "../audit/canonical-json";
 import { boundHoldSchema, boundHoldsInput } from "./bound-holds";
+import { idField } from "../api/id-field";
 
 export const MAX_EVIDENCE_BYTES = 32 * 1024;
 export const MAX_ACTION_BYTES = 8 * 1024;
@@ -37,7 +38,7 @@ export type CreateApprovalInput = z.output<typeof createApprovalInput>;
 export const checkApprovalInput = z.object({
   action_class: actionClass,
   amount: amount.optional(),
-  agent_id: z.string().min(1).optional().describe("default: the calling key's agent"),
+  agent_id: idField("agent").optional().describe("default: the calling key's agent"),
 });
 
 export const getApprovalQuery = z.object({

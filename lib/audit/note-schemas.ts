@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { canonicalJson } from "./canonical-json";
 import { auditEntrySchema } from "./schemas";
+import { idField } from "../api/id-field";
 
 /** Limits of an agent note (SPEC §16), checked before anything is written. */
 export const AGENT_NOTE_LIMITS = {
@@ -43,7 +44,7 @@ export const agentNoteInput = z
       .refine((a) => !RESERVED_AGENT_ACTIONS.has(a), "this action name is written by AgentDraft itself; choose another verb")
       .describe("agent.<verb>: what the agent did or decided"),
     summary: z.string().min(1).max(AGENT_NOTE_LIMITS.maxSummaryChars).describe("why, in a sentence or two, for the people reading the trail"),
-    agent_id: short.optional().describe("the agent the note is about: required with a workspace-wide key; an agent-bound key notes as its agent"),
+    agent_id: idField("agent").optional().describe("the agent the note is about: required with a workspace-wide key; an agent-bound key notes as its agent"),
     trace_id: z.string().regex(/^[A-Za-z0-9._:\/-]{1,128}$/, "1 to 128 characters of letters, digits and . _ : / -").optional()
       .describe("the trace this belongs to (a handoff's trace_id); default: the request's x-trace-id"),
     resource: z.object({ type: z.string().regex(/^[a-z][a-z_]{0,49}$/), id: short }).optional().describe("what the note is about; default: the agent"),

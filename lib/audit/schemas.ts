@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { paginationQuery } from "../api/pagination";
+import { idField } from "../api/id-field";
 
 const auditFilterFields = z.object({
   resource_id: z.string().min(1).max(100).optional(),
   resource_type: z.string().min(1).max(50).optional(),
-  agent_id: z.string().min(1).max(100).optional(),
+  agent_id: idField("agent").optional(),
   /** Exact (`agent.created`) or a prefix ending in `*` (`hold.*`). */
   action: z.string().min(1).max(100).regex(/^[a-z_.]+\*?$/, "an action like agent.created, or a prefix like hold.*").optional(),
   trace_id: z.string().min(1).max(128).optional(),

@@ -1,6 +1,7 @@
 import { env } from "../config/env";
 import { isSetupOpen } from "./setup-status";
 import { setupToken } from "./setup-token";
+import { publicOrigin } from "../config/public-url";
 
 /**
  * At server start, outside production, while nobody has an account: prints the first-run link
@@ -10,7 +11,7 @@ export async function announceSetupLink(): Promise<void> {
   if (process.env.NEXT_PHASE === "phase-production-build" || env().NODE_ENV === "production") return;
   try {
     if (!(await isSetupOpen())) return;
-    const origin = env().AUTH_URL ? new URL(env().AUTH_URL!).origin : `http://localhost:${process.env.PORT ?? 3000}`;
+    const origin = publicOrigin();
     console.log(`\nAgentDraft first run: open ${origin}/setup?token=${setupToken()} to create your workspace.\n`);
   } catch (err) {
     console.error("[setup] could not tell whether first run is open:", (err as Error).message);

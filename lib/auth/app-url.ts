@@ -1,12 +1,10 @@
-import { headers } from "next/headers";
-import { env } from "../config/env";
+import { publicOrigin } from "../config/public-url";
 
-/** The web app's origin for links in mail: AUTH_URL when set, else the request's own host. */
+/**
+ * The web app's origin for links (invitations, OAuth callbacks): the deployment's public URL,
+ * derived once for requests and background jobs alike (lib/config/public-url.ts). Not the
+ * request's Host header: a link must not depend on which name a request happened to use.
+ */
 export async function appUrl(): Promise<string> {
-  const configured = env().AUTH_URL;
-  if (configured) return new URL(configured).origin;
-  const h = await headers();
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost:3000";
-  const proto = h.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
-  return `${proto}://${host}`;
+  return publicOrigin();
 }

@@ -18,12 +18,12 @@ import type { CreateKeyInput } from "../api-keys/schemas";
 import { UsageError } from "./errors";
 import { loadtestCommand } from "./loadtest-command";
 import { smtpCommand } from "./smtp-command";
-import { env } from "../config/env";
 import { inviteFromCli } from "../invitations/invite-from-cli";
 import { sealBeforeRead } from "../audit/seal-chain";
 import { listCheckpoints, serializeCheckpoint, signCheckpoint } from "../audit/checkpoints";
 import { verifyChain } from "../audit/verify-chain";
 import { sealPlainSecrets } from "../webhooks/seal-plain-secrets";
+import { publicOrigin } from "../config/public-url";
 
 export type Flags = Record<string, string | boolean | undefined>;
 /** What a command returns: JSON for --json, and the lines a person reads otherwise. */
@@ -191,7 +191,7 @@ export const COMMANDS: Record<string, Command> = {
       const usage = COMMANDS["member invite"]!.usage;
       const role = required(flags, "role", usage);
       if (!["owner", "admin", "approver", "viewer"].includes(role)) throw new UsageError(`--role must be owner, admin, approver or viewer. Usage: ${usage}`);
-      const base = typeof flags.url === "string" ? flags.url : (env().AUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`);
+      const base = typeof flags.url === "string" ? flags.url : publicOrigin();
       const { invitation, link } = await inviteFromCli(
         { workspace_id: required(flags, "workspace", usage), email: required(flags, "email", usage), role: role as "owner" },
         base,

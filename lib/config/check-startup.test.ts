@@ -4,7 +4,7 @@ import { checkStartup, diagnoseStartup } from "./check-startup";
 
 const VARS = [
   "WEBHOOK_ALLOWED_HOSTS", "JOB_RUNNER", "INNGEST_SIGNING_KEY", "INNGEST_EVENT_KEY", "INNGEST_DEV", "NODE_ENV", "DATABASE_URL", "DATABASE_DRIVER",
-  "AGENTDRAFT_ENCRYPTION_KEYS", "AUTH_SECRET", "RESEND_API_KEY", "MAIL_FROM", "AGENTDRAFT_MAIL_DOMAIN", "MAIL_CAPTURE_ONLY", "MAIL_MAX_BYTES", "VERCEL",
+  "AGENTDRAFT_ENCRYPTION_KEYS", "AUTH_SECRET", "RESEND_API_KEY", "MAIL_FROM", "AGENTDRAFT_MAIL_DOMAIN", "MAIL_CAPTURE_ONLY", "MAIL_MAX_BYTES", "VERCEL", "AUTH_URL",
 ] as const;
 const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
 
@@ -24,7 +24,7 @@ afterEach(() => {
 });
 
 const keys = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
-const prod = { NODE_ENV: "production", AUTH_SECRET: "a-production-secret-of-32-characters!!", AGENTDRAFT_ENCRYPTION_KEYS: keys, MAIL_CAPTURE_ONLY: "1" } as const;
+const prod = { NODE_ENV: "production", AUTH_SECRET: "a-production-secret-of-32-characters!!", AGENTDRAFT_ENCRYPTION_KEYS: keys, MAIL_CAPTURE_ONLY: "1", AUTH_URL: "https://agentdraft.acme.com" } as const;
 const inngest = { JOB_RUNNER: "inngest", INNGEST_SIGNING_KEY: "signkey-prod-abc", INNGEST_EVENT_KEY: "event-key-abc" } as const;
 const resend = { RESEND_API_KEY: "re_live_key", AGENTDRAFT_MAIL_DOMAIN: "agents.acme.com", MAIL_FROM: "AgentDraft <agentdraft@agents.acme.com>" } as const;
 

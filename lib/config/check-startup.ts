@@ -10,6 +10,7 @@ import { googleConfigProblem } from "../google/config";
 import { microsoftConfigProblem } from "../microsoft/config";
 import { productionMailProblem } from "./mail-settings";
 import { platformProblem } from "./platform";
+import { publicUrlProblem } from "./public-url";
 
 /** Why this server cannot serve; `transient` when it may pass by itself (the database still waking). */
 export type StartupProblem = { reason: string; transient: boolean };
@@ -45,7 +46,7 @@ function configurationProblem(): string | null {
   if (e.NODE_ENV === "production" && !e.AGENTDRAFT_ENCRYPTION_KEYS) {
     return "AGENTDRAFT_ENCRYPTION_KEYS is required in production (comma-separated; make one with: openssl rand -base64 32).";
   }
-  return checkJobsAndWebhooks() ?? googleConfigProblem() ?? microsoftConfigProblem() ?? authSecretProblem() ?? productionMailProblem() ?? platformProblem();
+  return checkJobsAndWebhooks() ?? googleConfigProblem() ?? microsoftConfigProblem() ?? authSecretProblem() ?? publicUrlProblem() ?? productionMailProblem() ?? platformProblem();
 }
 
 const PING_TIMEOUT_MS = 10_000;

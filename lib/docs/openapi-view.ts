@@ -145,7 +145,7 @@ export function exampleOf(doc: Json, schema: JsonSchema, name = ""): unknown {
       return Object.fromEntries(entries.map(([k, v]) => [k, exampleOf(doc, v, k)]));
     }
     case "array":
-      return name.endsWith("_ids") ? [`${name.startsWith("calendar") ? "cal" : "agent"}_...`] : s.items ? [exampleOf(doc, s.items, name)] : [];
+      return s.items ? [exampleOf(doc, s.items, name)] : name.endsWith("_ids") ? [`${name.startsWith("calendar") ? "cal" : "agent"}_...`] : [];
     case "integer":
     case "number":
       if (name === "hold_ttl_seconds") return 60;
@@ -156,6 +156,8 @@ export function exampleOf(doc: Json, schema: JsonSchema, name = ""): unknown {
     case "string":
       if (s.format === "date-time") return EXAMPLE_TIMES[name] ?? "2030-01-01T15:00:00Z";
       if (s.format === "email") return "ops@agents.localhost";
+      // An id field's pattern names its prefix (lib/api/id-field.ts): `agent_...`.
+      if (typeof s.pattern === "string" && /^\^[a-z]+_\[/.test(s.pattern)) return `${/^\^([a-z]+)_/.exec(s.pattern)![1]}_...`;
       return EXAMPLE_STRINGS[name] ?? (name.endsWith("_id") ? `${name.replace(/_id$/, "")}_...` : "text");
     default:
       return name === "evidence" ? { order: "A-1", amount: 120 } : {};

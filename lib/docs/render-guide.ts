@@ -27,7 +27,24 @@ export function renderGuide(markdown = fs.readFileSync(GUIDE_FILE, "utf8")) {
       },
     },
   });
-  const html = marked.parse(markdown, { async: false });
+  const html = keyboardScrollable(marked.parse(markdown, { async: false }));
   const title = /^# (.+)$/m.exec(markdown)?.[1] ?? "Getting started";
   return { title, html, sections };
+}
+
+const plain = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&[a-z]+;|&#\d+;/g, " ").replace(/\s+/g, " ").trim();
+
+/**
+ * What may scroll sideways on a phone takes keyboard focus, so it can be scrolled without a
+ * mouse (axe: scrollable-region-focusable): code blocks, and tables, each in a box of its own
+ * (named by its column heads) that scrolls instead of widening the page.
+ */
+export function keyboardScrollable(html: string): string {
+  return html
+    .replace(/<pre>/g, '<pre tabindex="0">')
+    .replace(/<table>([\s\S]*?)<\/table>/g, (table, inner: string) => {
+      const heads = [.../<thead>([\s\S]*?)<\/thead>/.exec(inner)?.[1]?.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g) ?? []].map((m) => plain(m[1]!));
+      const label = heads.length ? `Table: ${heads.join(", ")}` : "Table";
+      return `<div class="table-scroll" tabindex="0" role="region" aria-label="${label.replace(/"/g, "&quot;")}">${table}</div>`;
+    });
 }

@@ -250,6 +250,38 @@ describe("GET /v1/events", () => {
     }
     expect(await openSlots(apiKey.id)).toBe(0);
   });
+
+  it("refuses a well-formed cursor past the stream's head with a 400 that says where the head is (issue #37)", async () => {
+    const { workspace } = await newWorkspace();
+    const { key, row: apiKey } = await newKey(workspace.id);
+    // Where the stream is now: a new connection's first id.
+    const abort = new AbortController();
+    const first = await readUntil(await openStream(url(), key, { signal: abort.signal }), abort, (_, position) => position !== undefined);
+    const head = parsePosition(first.position!);
+    await expect.poll(() => openSlots(apiKey.id), { timeout: 5_000 }).toBe(0);
+    const future = `${BigInt(head.txid) + 1_000_000n}.3`;
+    for (const opened of [openStream(url(), key, { lastEventId: future }), openStream(url(), key, { query: `after=${future}` })]) {
+      const res = await opened;
+      expect(res.status).toBe(400);
+      const problem = await res.json();
+      expect(problem.code).toBe("validation_failed");
+      expect(compare(parsePosition(problem.head), head)).toBeGreaterThanOrEqual(0);
+      expect(problem.detail).toContain(problem.head);
+      expect(problem.errors[0].message).toContain("past the stream's head");
+    }
+
+    // The head itself, and anything before it, is a good place to resume: an event committed after it arrives.
+    for (const cursor of [first.position!, `${head.txid}.-1`, "1.1"]) {
+      const ac = new AbortController();
+      const res = await openStream(url(), key, { lastEventId: cursor, signal: ac.signal });
+      expect(res.status, cursor).toBe(200);
+      const marker = `resume-${cursor}`;
+      setTimeout(() => void emit(workspace.id, "hold.created", null, { marker }), 50);
+      const { events } = await readUntil(res, ac, (evs) => evs.some((e) => e.data.marker === marker));
+      expect(events.some((e) => e.data.marker === marker), cursor).toBe(true);
+      await expect.poll(() => openSlots(apiKey.id), { timeout: 5_000 }).toBe(0);
+    }
+  });
 });
 
 describe.runIf(onPostgres)("the stream's order over transactions that commit out of sequence", () => {

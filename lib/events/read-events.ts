@@ -82,6 +82,35 @@ export async function readEvents(filter: StreamFilter, after: StreamPosition | n
   return { events, next: from && compare(next, from) < 0 ? from : next };
 }
 
+/**
+ * The stream's head: where a reader starting now begins (the horizon, see StreamPosition).
+ * Every position a server of this database has issued is at or before it, for good: the
+ * horizon never moves back.
+ */
+export async function streamHead(): Promise<StreamPosition> {
+  const q = await queryable();
+  const { rows } = await q.execute<{ horizon: string }>(sql`select (pg_snapshot_xmin(pg_current_snapshot())::text) as horizon`);
+  return { txid: rows[0]!.horizon, seq: "-1" };
+}
+
+/**
+ * A resume position checked against the head. One past it was never issued here (a cursor from
+ * another deployment, a database restored from a backup, a made-up one): read from, it would
+ * wait for events that may never come, silently. It is refused with a 400 that says where the
+ * head is, or, with `clamp` (a browser's EventSource, which cannot act on a refusal), moved to it.
+ */
+export async function resumeFrom(after: StreamPosition, field = "Last-Event-ID", o: { clamp?: boolean } = {}): Promise<StreamPosition> {
+  const head = await streamHead();
+  if (compare(after, head) <= 0) return after;
+  if (o.clamp) return head;
+  const at = formatPosition(head);
+  throw new AppError(
+    "validation_failed",
+    `${field} ${formatPosition(after)} is past the stream's head, ${at}: this server never sent it (a cursor from another deployment or from before a restore?). Resume from ${at} (what is new from now on), or with ?since= to read back in time.`,
+    { head: at, errors: [{ field, message: `is past the stream's head (${at})` }] },
+  );
+}
+
 export function compare(a: StreamPosition, b: StreamPosition): number {
   const d = BigInt(a.txid) - BigInt(b.txid) || BigInt(a.seq) - BigInt(b.seq);
   return d < 0n ? -1 : d > 0n ? 1 : 0;

@@ -1,6 +1,6 @@
 import type { AuthenticatedKey } from "../api/authenticate";
 import { openEventStream } from "./event-stream";
-import { parsePosition } from "./read-events";
+import { parsePosition, resumeFrom } from "./read-events";
 import type { StreamEventsQuery } from "./schemas";
 import { keyStreamFilter } from "./wait-for-events";
 
@@ -8,7 +8,9 @@ import { keyStreamFilter } from "./wait-for-events";
 export async function respondWithEventStream(req: Request, key: AuthenticatedKey, query: StreamEventsQuery): Promise<Response> {
   const filter = keyStreamFilter(key, query.types, query.since ? new Date(query.since) : undefined);
   const header = req.headers.get("last-event-id");
-  const after = header ? parsePosition(header) : query.after ? parsePosition(query.after, "after") : null;
+  const field = header ? "Last-Event-ID" : "after";
+  const given = header ?? query.after;
+  const after = given ? await resumeFrom(parsePosition(given, field), field) : null;
   const stream = await openEventStream({ keyId: key.id, filter, after, signal: req.signal });
   return new Response(stream, {
     headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" },

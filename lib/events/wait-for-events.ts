@@ -3,7 +3,7 @@ import { env } from "../config/env";
 import { AppError } from "../errors";
 import { EVENT_TYPES, type EventType } from "./emit-event";
 import { EVENT_SCOPES, visibleEventTypes } from "./event-scopes";
-import { formatPosition, parsePosition, readEvents, type StreamFilter } from "./read-events";
+import { formatPosition, parsePosition, readEvents, resumeFrom, type StreamFilter } from "./read-events";
 import { watchEvents } from "./wake";
 import { messagesInEvents, recordReadsBy } from "../taint/agent-taint";
 
@@ -23,7 +23,7 @@ export function keyStreamFilter(key: AuthenticatedKey, wanted?: readonly EventTy
  */
 export async function waitForEvents(key: AuthenticatedKey, o: { after?: string; types?: EventType[]; waitSeconds: number; limit: number }) {
   const filter = keyStreamFilter(key, o.types);
-  let position = o.after ? parsePosition(o.after, "after") : (await readEvents(filter, null)).next;
+  let position = o.after ? await resumeFrom(parsePosition(o.after, "after"), "after") : (await readEvents(filter, null)).next;
   const deadline = Date.now() + o.waitSeconds * 1000;
   const commits = watchEvents(key.workspaceId);
   try {

@@ -138,7 +138,7 @@ describe("creating and reading handoffs", () => {
     expect(await db.select().from(handoffs).where(eq(handoffs.workspaceId, t.workspace.id))).toHaveLength(0);
     const h = (await send(t)).json;
     expect((await claim(t.researcherKey, h.id, { ttl_seconds: 0 })).status).toBe(400);
-    expect((await complete(t.researcherKey, h.id, "hclm_nope")).json.code).toBe("handoff_claim_lost");
+    expect((await complete(t.researcherKey, h.id, "hclm_00000000000000000000000000")).json.code).toBe("handoff_claim_lost");
   });
 
   it("another workspace's handoff, or another agent's, is not found; the sender cannot claim", async () => {
@@ -224,7 +224,7 @@ describe("working on handoffs", () => {
     const extended = await api(`/api/v1/handoffs/${h.id}/extend`, { key: t.researcherKey, body: { claim_id: c.claim_id, ttl_seconds: 600 } });
     expect(extended.status).toBe(200);
     expect(Date.parse(extended.json.claim.expires_at)).toBeGreaterThan(Date.now() + 500_000);
-    expect((await api(`/api/v1/handoffs/${h.id}/extend`, { key: t.researcherKey, body: { claim_id: "hclm_other" } })).json.code).toBe("handoff_claim_lost");
+    expect((await api(`/api/v1/handoffs/${h.id}/extend`, { key: t.researcherKey, body: { claim_id: "hclm_00000000000000000000000001" } })).json.code).toBe("handoff_claim_lost");
   });
 
   it("dead-letters after max_attempts: failures with retry, then handoff.dead to both agents", async () => {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { HANDOFF_STATUSES } from "../../db/schema";
 import { paginationQuery } from "../api/pagination";
 import { canonicalJson } from "../audit/canonical-json";
+import { idField } from "../api/id-field";
 
 /** Limits of what a handoff carries (SPEC §16), checked before any work starts. */
 export const HANDOFF_LIMITS = {
@@ -43,14 +44,15 @@ const handoffType = z
   .string()
   .regex(/^[a-z0-9][a-z0-9._:/-]{0,99}$/, "1 to 100 characters: lower-case letters, digits and . _ : / -, such as research.summarize")
   .describe("what kind of work this is; workers ask for the types they do");
-const agentId = z.string().min(1).max(100);
+const agentId = idField("agent");
+const claimId = idField("handoffClaim");
 
 export const createHandoffInput = z.object({
   to_agent_id: agentId.describe("the agent that should do the work"),
   from_agent_id: agentId.optional().describe("the sending agent: required with a workspace-wide key; an agent-bound key sends as its agent"),
   type: handoffType,
   body: boundedJson(HANDOFF_LIMITS.maxBodyBytes, "body").describe(`any JSON, at most ${HANDOFF_LIMITS.maxBodyBytes} bytes and ${HANDOFF_LIMITS.maxJsonDepth} levels deep`),
-  parent_id: z.string().min(1).max(100).optional().describe("the handoff this one is part of (a sub-task)"),
+  parent_id: idField("handoff").optional().describe("the handoff this one is part of (a sub-task)"),
   correlation_id: z
     .string()
     .regex(/^[A-Za-z0-9._:\/-]{1,128}$/, "1 to 128 characters of letters, digits and . _ : / -")
@@ -69,17 +71,17 @@ export const claimHandoffInput = z.object({
 });
 
 export const extendHandoffInput = z.object({
-  claim_id: z.string().min(1).max(100),
+  claim_id: claimId,
   ttl_seconds: claimTtl.default(HANDOFF_LIMITS.defaultClaimTtlSeconds).describe("the claim lives this long from now"),
 });
 
 export const completeHandoffInput = z.object({
-  claim_id: z.string().min(1).max(100).describe("from the claim: proves this worker still holds it"),
+  claim_id: claimId.describe("from the claim: proves this worker still holds it"),
   result: boundedJson(HANDOFF_LIMITS.maxResultBytes, "result").optional().describe(`any JSON for the sender, at most ${HANDOFF_LIMITS.maxResultBytes} bytes`),
 });
 
 export const failHandoffInput = z.object({
-  claim_id: z.string().min(1).max(100),
+  claim_id: claimId,
   error: z.string().min(1).max(HANDOFF_LIMITS.maxErrorChars).describe("what went wrong, for the trace and the sender"),
   details: z
     .record(z.string().max(100), z.unknown())

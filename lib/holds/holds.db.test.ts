@@ -206,7 +206,7 @@ describe("multi-calendar holds", () => {
     const onCal = await api(`/api/v1/holds?calendar_id=${cal.id}`, { key });
     expect(onCal.json.data).toEqual([]);
 
-    const missing = await api("/api/v1/holds", { key, body: { calendar_ids: [cal.id, "cal_missing"], start_time: T(12), end_time: T(13) } });
+    const missing = await api("/api/v1/holds", { key, body: { calendar_ids: [cal.id, "cal_00000000000000000000000000"], start_time: T(12), end_time: T(13) } });
     expect(missing.status).toBe(404);
 
     const ok = await api("/api/v1/holds", { key, body: { calendar_ids: [room.id, cal.id], start_time: T(11), end_time: T(12) } });

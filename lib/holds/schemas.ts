@@ -3,6 +3,7 @@ import { HOLD_STATUSES } from "../../db/schema";
 import { paginationQuery } from "../api/pagination";
 import { isoTime } from "../calendars/schemas";
 import { canonicalJson } from "../audit/canonical-json";
+import { idField } from "../api/id-field";
 
 const MAX_HOLD_MS = 31 * 24 * 3600 * 1000;
 const MAX_METADATA_BYTES = 4096;
@@ -29,7 +30,7 @@ export const placeHoldInput = holdFields
   .refine(bounded, { message: "a hold may span at most 31 days", path: ["end_time"] });
 
 export const placeMultiHoldInput = holdFields
-  .extend({ calendar_ids: z.array(z.string().min(1)).min(1).max(20).describe("all or nothing") })
+  .extend({ calendar_ids: z.array(idField("calendar")).min(1).max(20).describe("all or nothing") })
   .refine(ordered, { message: "end_time must be after start_time", path: ["end_time"] })
   .refine(bounded, { message: "a hold may span at most 31 days", path: ["end_time"] });
 
@@ -40,7 +41,7 @@ export const extendHoldInput = z.object({
 });
 
 export const listHoldsQuery = paginationQuery.extend({
-  calendar_id: z.string().min(1).optional(),
+  calendar_id: idField("calendar").optional(),
   status: z.enum(HOLD_STATUSES).optional(),
 });
 

@@ -155,6 +155,53 @@ describe("the embedded engine", () => {
     expect(ran.sort()).toEqual(["from-db-1", "from-db-2"]);
   });
 
+  it("catches up a backlog left in the database at full speed as soon as it starts, fairly across workspaces (issue #37)", async () => {
+    // What a crash leaves: 3,000 due deliveries over three workspaces (one of them holding half),
+    // announced to nobody. Each run takes 4 ms; 16 run at once. At full speed that is under a
+    // second (a kind takes at most 3/4 of the pool: 12 runs); read a page per refill interval, it took 23.
+    const db = new Map<string, WorkItem>();
+    const sizes: Record<string, number> = { big: 1500, mid: 900, small: 600 };
+    for (const [ws, n] of Object.entries(sizes)) for (let i = 0; i < n; i++) db.set(`${ws}-${i}`, item(`${ws}-${i}`, ws, { key: `endpoint-${ws}`, dueAt: new Date(Date.now() - 60_000 + i) }));
+    const done: { ws: string; at: number }[] = [];
+    const deliver = kind(
+      "deliver",
+      async (i) => {
+        await sleep(4);
+        db.delete(i.id);
+        done.push({ ws: i.workspaceId, at: Date.now() });
+      },
+      { perWorkspace: 24, perKey: 16 },
+    );
+    // The real store's page: at most `perWorkspace` of each workspace, round by round, earliest first.
+    const dueItems = async (_: WorkKind, q: { before: Date; limit: number; perWorkspace?: number }) => {
+      const byWs = new Map<string, WorkItem[]>();
+      for (const i of [...db.values()].filter((x) => x.dueAt <= q.before).sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())) {
+        const list = byWs.get(i.workspaceId) ?? [];
+        if (list.length < (q.perWorkspace ?? q.limit)) list.push(i);
+        byWs.set(i.workspaceId, list);
+      }
+      const out: WorkItem[] = [];
+      for (let rn = 0; out.length < q.limit; rn++) {
+        const round = [...byWs.values()].map((l) => l[rn]).filter((x): x is WorkItem => Boolean(x));
+        if (round.length === 0) break;
+        out.push(...round.slice(0, q.limit - out.length));
+      }
+      return out;
+    };
+    const started = Date.now();
+    engine({
+      kinds: [deliver],
+      concurrency: 16,
+      store: { nextDueTimes: async () => new Map(db.size ? [["deliver", new Date(Math.min(...[...db.values()].map((i) => i.dueAt.getTime())))]] : []), dueItems },
+    });
+    await until(() => done.length === 3000, 30_000);
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeLessThan(6_000); // about 1 s of work at full speed; a page per refill interval took over 20 s
+    // Fair: while all three had work, each got about a third of the runs (the small one is not starved by the big one).
+    const whileAllBusy = done.slice(0, 1500);
+    for (const ws of Object.keys(sizes)) expect(whileAllBusy.filter((d) => d.ws === ws).length).toBeGreaterThan(400);
+  });
+
   it("runs nothing while another process holds the lock", async () => {
     const run = vi.fn(async () => {});
     const e = engine({ kinds: [kind("k", run)], acquireLock: async () => null });

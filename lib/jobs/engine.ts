@@ -57,6 +57,9 @@ export function createEngine(o: EngineOptions) {
   let lock: RunnerLock | null = null;
   let nextLockTry = 0;
   let nextRefillAt = 0;
+  /** Kinds whose last read of the database brought work this engine did not know: more may wait behind it (a backlog). */
+  const catchingUp = new Set<string>();
+  const queuedByKind = new Map<string, number>();
   let refilling: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let wakeAt = Infinity;
@@ -73,7 +76,8 @@ export function createEngine(o: EngineOptions) {
     else m.set(k, n);
   };
 
-  function enqueue(kind: WorkKind, item: WorkItem): void {
+  /** Queues an item; true when it was not known yet. */
+  function enqueue(kind: WorkKind, item: WorkItem): boolean {
     const key = entryKey(kind.name, item.id);
     const g = groupKey(kind.name, item.workspaceId);
     let group = groups.get(g);
@@ -81,9 +85,9 @@ export function createEngine(o: EngineOptions) {
     if (existing) {
       // The earlier due time wins: a burst of schedules of one item is one run (debounce).
       if (item.dueAt < existing.item.dueAt) existing.item = item;
-      return;
+      return false;
     }
-    if (queued >= MAX_QUEUED) return;
+    if (queued >= MAX_QUEUED) return false;
     if (!group) {
       group = new Map();
       groups.set(g, group);
@@ -91,12 +95,17 @@ export function createEngine(o: EngineOptions) {
     }
     group.set(key, { kind, item, key });
     queued++;
+    bump(queuedByKind, kind.name, 1);
+    return true;
   }
 
   function dequeue(e: Entry): void {
     const g = groupKey(e.kind.name, e.item.workspaceId);
     const group = groups.get(g);
-    if (group?.delete(e.key)) queued--;
+    if (group?.delete(e.key)) {
+      queued--;
+      bump(queuedByKind, e.kind.name, -1);
+    }
     if (group && group.size === 0) {
       groups.delete(g);
       groupOrder = groupOrder.filter((x) => x !== g);
@@ -203,23 +212,31 @@ export function createEngine(o: EngineOptions) {
       let backlog = false;
       for (const kind of o.kinds) {
         const due = next.get(kind.name);
+        catchingUp.delete(kind.name);
         if (!due) continue;
         if (due.getTime() > now.getTime()) {
           earliest = Math.min(earliest, due.getTime());
           continue;
         }
         const items = await store.dueItems(kind, { before: now, limit: o.concurrency * 4, perWorkspace: kind.limits.perWorkspace * 2 });
+        let added = 0;
         for (const item of items) {
           const key = entryKey(kind.name, item.id);
-          if (!running.has(key)) enqueue(kind, item);
+          if (!running.has(key) && enqueue(kind, item)) added++;
         }
+        if (added > 0) catchingUp.add(kind.name);
         backlog ||= items.length > 0;
       }
       const refillMs = o.refillMs ?? 500;
+      // New work found: more may wait behind it (what a crash or another process left). The next
+      // page of that kind is read as soon as fewer of it are queued than the pool runs at once, not
+      // a refill interval later: a backlog drains at full speed, each page shared between
+      // workspaces (dueItems). A read that finds nothing new waits the interval.
       nextRefillAt = backlog ? now.getTime() + refillMs : Math.max(now.getTime() + refillMs, Math.min(earliest, now.getTime() + o.idlePollMs));
     })()
       .catch((err) => {
         log("could not read due work", err);
+        catchingUp.clear();
         nextRefillAt = Date.now() + o.idlePollMs;
       })
       .finally(() => {
@@ -267,6 +284,8 @@ export function createEngine(o: EngineOptions) {
           if (!entry) break;
           start(entry);
         }
+        // Catching up on a backlog: read its next page before the pool runs dry.
+        if (!refilling && [...catchingUp].some((k) => (queuedByKind.get(k) ?? 0) < o.concurrency)) refill();
         arm(Math.min(soonest, cronDue, nextRefillAt));
       } finally {
         pumping = false;

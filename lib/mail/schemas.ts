@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { paginationQuery } from "../api/pagination";
 import { MESSAGE_STATUSES } from "../../db/schema";
+import { idField } from "../api/id-field";
 
 const senderRule = z
   .string()
@@ -9,7 +10,7 @@ const senderRule = z
   .regex(/^([^\s@]+@[^\s@]+\.[^\s@]+|@[^\s@]+\.[^\s@]+)$/, "an address (a@b.com) or a domain (@b.com)");
 
 export const createInboxInput = z.object({
-  agent_id: z.string().min(1).optional().describe("required for a workspace-wide key; an agent-bound key creates inboxes for its own agent"),
+  agent_id: idField("agent").optional().describe("required for a workspace-wide key; an agent-bound key creates inboxes for its own agent"),
   username: z
     .string()
     .trim()
@@ -33,7 +34,7 @@ export const updateInboxInput = z
 export const listMessagesQuery = paginationQuery.extend({
   q: z.string().trim().min(1).max(200).optional().describe("full-text search in subject and body"),
   from: z.string().trim().toLowerCase().max(320).optional().describe("sender address"),
-  thread_id: z.string().optional(),
+  thread_id: idField("thread").optional(),
   direction: z.enum(["inbound", "outbound"]).optional(),
   automated: z.enum(["true", "false"]).optional(),
   claimable: z.enum(["true"]).optional().describe("only received messages no worker is handling: no live claim, not completed (SPEC §12)"),

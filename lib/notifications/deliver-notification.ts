@@ -77,6 +77,7 @@ export async function deliverNotification(id: string, o: { now?: Date; senders?:
   const senders = o.senders ?? SENDERS;
   const sender = senders[channel.kind]!;
   const target = { channel, secret: open(channel.secretSealed), recipientEmail };
+  const started = performance.now();
   try {
     if (update) await sender.update!(target, update, notice);
     const ref = post ? await sender.post(target, notice) : null;
@@ -85,7 +86,10 @@ export async function deliverNotification(id: string, o: { now?: Date; senders?:
     const e = err instanceof DeliveryError ? err : new DeliveryError(`Could not send: ${(err as Error).message}`);
     if (e.o.skip) return finish(m, { status: "skipped", error: e.message });
     const waitMs = e.o.retryAfterMs ?? (e.o.permanent ? null : retryDelayMs(m.attempts));
-    return waitMs === null ? finish(m, { status: "failed", error: e.message }, channel) : retry(m, channel, e.message, new Date(now.getTime() + waitMs));
+    // The wait counts from when the answer arrived (on the caller's clock), not from the start of
+    // the attempt: a service that took 10 s to say "retry after 30" is not asked again 20 s later.
+    const answeredAt = now.getTime() + Math.ceil(performance.now() - started);
+    return waitMs === null ? finish(m, { status: "failed", error: e.message }, channel) : retry(m, channel, e.message, new Date(answeredAt + waitMs));
   }
 }
 

@@ -1,14 +1,11 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Queryable } from "../../db/client";
 import { agents, approvalDecisions, approvals, calendars, googleCalendarLinks, googleConnections, googleEventExports, members, webhookEndpoints, type NotificationChannelRow, type NotificationMessageRow } from "../../db/schema";
-import { env } from "../config/env";
 import { approvalNotice, endpointDisabledNotice, syncFailedNotice, type Notice } from "./notice";
+import { publicOrigin } from "../config/public-url";
 
-/** The web app's origin for links in messages (jobs have no request to read it from). */
-export function appOrigin(): string {
-  const url = env().AUTH_URL;
-  return url ? new URL(url).origin : "http://localhost:3000";
-}
+/** The web app's origin for links in messages (jobs have no request to read it from): the deployment's public URL. */
+export const appOrigin = (): string => publicOrigin();
 
 /**
  * Reads what a message tells of as it is now (the queue holds only its id), or null when the

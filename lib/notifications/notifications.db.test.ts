@@ -158,11 +158,12 @@ describe("Slack", () => {
     const t0 = new Date();
     const first = await deliverNotification(m!.id, { now: t0 });
     expect(first).toMatchObject({ result: "retried" });
-    expect(first!.retryAt!.getTime() - t0.getTime()).toBe(7000);
+    expect(first!.retryAt!.getTime() - t0.getTime()).toBeGreaterThanOrEqual(7000); // from the answer, a few ms after t0
+    expect(first!.retryAt!.getTime() - t0.getTime()).toBeLessThan(12_000);
     expect(await deliverNotification(m!.id, { now: t0 })).toBeNull(); // not due yet
 
     slack.httpErrorNext(500);
-    const t1 = new Date(t0.getTime() + 7000);
+    const t1 = first!.retryAt!;
     const second = await deliverNotification(m!.id, { now: t1 });
     expect(second!.retryAt!.getTime() - t1.getTime()).toBeGreaterThanOrEqual(270_000); // 5 min ± 10 %
     const db = await getDb();
@@ -178,6 +179,21 @@ describe("Slack", () => {
     const audits = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "notification_channel.failed")));
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({ actorType: "system", resourceId: ch.id, outcome: "failed" });
+  });
+
+  it("counts Retry-After from the moment the answer arrives, not from the start of the attempt (issue #37)", async () => {
+    const { owner, actor } = await setup();
+    const ch = await slackChannel(owner.member);
+    await createApproval(actor, { summary: "Slowly rate limited", evidence: {} });
+    const [m] = await messagesOf(ch.id);
+    slack.rateLimitNext(2, 1, 1500); // Slack takes 1.5 s to say "come back in 2 s"
+    const t0 = new Date();
+    const outcome = await deliverNotification(m!.id, { now: t0 });
+    expect(outcome).toMatchObject({ result: "retried" });
+    // No earlier than 2 s after the answer (which came at least 1.5 s after t0).
+    expect(outcome!.retryAt!.getTime() - t0.getTime()).toBeGreaterThanOrEqual(3500);
+    const [row] = await messagesOf(ch.id);
+    expect(row!.nextAttemptAt!.getTime()).toBe(outcome!.retryAt!.getTime());
   });
 
   it("exactly once: two runners racing for the same message post it once", async () => {

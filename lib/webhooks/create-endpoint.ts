@@ -25,6 +25,7 @@ export async function createEndpoint(actor: Actor, input: CreateEndpointInput): 
         eventTypes,
         agentIds,
         secret: sealSecret(secret),
+        ...(parsed.enabled ? {} : { enabled: false, disabledReason: "disabled by request", disabledAt: new Date() }),
       })
       .returning();
     await appendAudit(tx, [
@@ -32,7 +33,7 @@ export async function createEndpoint(actor: Actor, input: CreateEndpointInput): 
         actor,
         action: "webhook_endpoint.created",
         resource: { type: "webhook_endpoint", id: row!.id },
-        summary: { url, event_types: eventTypes, agent_ids: agentIds },
+        summary: { url, event_types: eventTypes, agent_ids: agentIds, ...(parsed.enabled ? {} : { enabled: false }) },
       },
     ]);
     return { ...row!, secret };

@@ -71,7 +71,11 @@ export async function deliverWebhook(deliveryId: string, opts: DeliverOptions = 
   // The agent whose received mail this payload carries is handed its body: untrusted mail taints it (SPEC §13).
   if (event.agentId) await recordReadsBy({ type: "system", workspaceId: event.workspaceId, job: SYSTEM_JOB }, event.agentId, messagesInEvents([event]), "webhook");
   const allowlist = opts.allowlist ?? parseAllowlist(env().WEBHOOK_ALLOWED_HOSTS);
-  const outcome = await attempt(endpoint, event, { now, timeoutMs, allowlist, resolver: opts.resolver }).catch(
+  // Waits (Retry-After, the schedule) count from when the answer arrived, on the caller's clock:
+  // an endpoint that took 10 s to say "retry after 30" is not asked again 20 s after it answered.
+  const started = performance.now();
+  const clock = () => new Date(now.getTime() + Math.ceil(performance.now() - started));
+  const outcome = await attempt(endpoint, event, { now, clock, timeoutMs, allowlist, resolver: opts.resolver }).catch(
     (err): Outcome => ({ kind: "failed", status: null, error: `could not send: ${(err as Error).message}`, latencyMs: null, retryAfterMs: null }),
   );
   try {
@@ -83,7 +87,7 @@ export async function deliverWebhook(deliveryId: string, opts: DeliverOptions = 
         .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.leaseToken, d.leaseToken!)));
       return { outcome, retryAt: null };
     }
-    const retryAt = await recordOutcome(d, endpoint, outcome, now, opts.random ?? Math.random);
+    const retryAt = await recordOutcome(d, endpoint, outcome, now, clock(), opts.random ?? Math.random);
     return { outcome, retryAt };
   } catch (err) {
     await markUnrecordable(d, err);
@@ -164,7 +168,7 @@ async function markUnrecordable(d: WebhookDeliveryRow, err: unknown) {
 async function attempt(
   endpoint: WebhookEndpointRow,
   event: WebhookEventRow,
-  o: { now: Date; timeoutMs: number; allowlist: Allowlist; resolver?: Resolver },
+  o: { now: Date; clock: () => Date; timeoutMs: number; allowlist: Allowlist; resolver?: Resolver },
 ): Promise<Outcome> {
   const refuse = (error: string): Outcome => ({ kind: "failed", status: null, error, latencyMs: null, retryAfterMs: null });
   // A preview deployment's copy of production's endpoints: the delivery is recorded and shown, never sent.
@@ -189,7 +193,7 @@ async function attempt(
   if (!res.ok) return { kind: "failed", status: null, error: res.error, latencyMs: res.latencyMs, retryAfterMs: null };
   if (res.status >= 200 && res.status < 300) return { kind: "succeeded", status: res.status, latencyMs: res.latencyMs };
   if (res.status === 410) return { kind: "gone", status: res.status, latencyMs: res.latencyMs };
-  const retryAfter = res.status === 429 || res.status === 503 ? parseRetryAfter(headerValue(res.headers["retry-after"]), o.now) : null;
+  const retryAfter = res.status === 429 || res.status === 503 ? parseRetryAfter(headerValue(res.headers["retry-after"]), o.clock()) : null;
   const error = res.status >= 300 && res.status < 400 ? "redirects are not followed" : null;
   return { kind: "failed", status: res.status, error, latencyMs: res.latencyMs, retryAfterMs: retryAfter };
 }
@@ -209,7 +213,7 @@ function attemptLog(now: Date, outcome: Outcome) {
 }
 
 /** Writes the attempt's outcome (and the endpoint's health) in one transaction; returns when to try next, or null. */
-async function recordOutcome(d: WebhookDeliveryRow, endpoint: WebhookEndpointRow, outcome: Outcome, now: Date, random: () => number): Promise<Date | null> {
+async function recordOutcome(d: WebhookDeliveryRow, endpoint: WebhookEndpointRow, outcome: Outcome, now: Date, answeredAt: Date, random: () => number): Promise<Date | null> {
   const system: Actor = { type: "system", workspaceId: d.workspaceId, job: SYSTEM_JOB };
   return transaction(async (tx) => {
     const log = attemptLog(now, outcome);
@@ -219,7 +223,7 @@ async function recordOutcome(d: WebhookDeliveryRow, endpoint: WebhookEndpointRow
     else {
       const scheduled = retryDelayMs(d.attempts, random);
       const wait = scheduled === null ? null : (outcome.retryAfterMs ?? scheduled);
-      next = wait === null ? { status: "failed", nextAttemptAt: null, completedAt: now } : { status: "pending", nextAttemptAt: new Date(now.getTime() + wait), completedAt: null };
+      next = wait === null ? { status: "failed", nextAttemptAt: null, completedAt: now } : { status: "pending", nextAttemptAt: new Date(answeredAt.getTime() + wait), completedAt: null };
     }
     const updated = await tx
       .update(webhookDeliveries)

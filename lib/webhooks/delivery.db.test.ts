@@ -143,7 +143,9 @@ describe("webhook delivery", () => {
         break;
       }
       expect(d!.status).toBe("pending");
-      expect(d!.nextAttemptAt!.getTime() - now.getTime()).toBe(expected[attempt - 1]);
+      // The wait counts from when the attempt's answer arrived: a few ms after `now`.
+      expect(d!.nextAttemptAt!.getTime() - now.getTime()).toBeGreaterThanOrEqual(expected[attempt - 1]!);
+      expect(d!.nextAttemptAt!.getTime() - now.getTime()).toBeLessThan(expected[attempt - 1]! + 5_000);
       // Not due a moment before its time.
       expect(await run(workspace.id, { now: new Date(d!.nextAttemptAt!.getTime() - 1000) })).toEqual({ attempted: 0, succeeded: 0 });
       now = d!.nextAttemptAt!;
@@ -187,11 +189,29 @@ describe("webhook delivery", () => {
     const now = new Date();
     await run(workspace.id, { now });
     let [d] = await deliveriesOf(endpoint.id);
-    expect(d!.nextAttemptAt!.getTime() - now.getTime()).toBe(120_000);
+    expect(d!.nextAttemptAt!.getTime() - now.getTime()).toBeGreaterThanOrEqual(120_000);
+    expect(d!.nextAttemptAt!.getTime() - now.getTime()).toBeLessThan(125_000);
     receiver.reply = () => ({ status: 503, headers: { "retry-after": "600" } });
     await run(workspace.id, { now: d!.nextAttemptAt! });
     [d] = await deliveriesOf(endpoint.id);
     expect(d).toMatchObject({ status: "pending", attempts: 2, lastResponseStatus: 503 });
+  });
+
+  it("counts Retry-After from the moment the answer arrives, not from the start of the attempt (issue #37)", async () => {
+    const { workspace, actor, endpoint } = await setup();
+    receiver.reply = () => ({ status: 429, headers: { "retry-after": "2" }, delayMs: 1500 });
+    await emit(actor, "email.sent");
+    const now = new Date();
+    await run(workspace.id, { now });
+    const [d] = await deliveriesOf(endpoint.id);
+    expect(d!.nextAttemptAt!.getTime() - now.getTime()).toBeGreaterThanOrEqual(3500);
+    // The same for a 503 whose Retry-After is an HTTP date: no earlier than that date.
+    const at = new Date(Math.ceil((Date.now() + 4000) / 1000) * 1000);
+    receiver.reply = () => ({ status: 503, headers: { "retry-after": at.toUTCString() }, delayMs: 1500 });
+    await run(workspace.id, { now: d!.nextAttemptAt! });
+    const [again] = await deliveriesOf(endpoint.id);
+    expect(again).toMatchObject({ attempts: 2, lastResponseStatus: 503 });
+    expect(again!.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(at.getTime());
   });
 
   it("does not follow redirects: a 3xx is a failed attempt", async () => {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EVENT_TYPES } from "../events/emit-event";
 import { paginationQuery } from "../api/pagination";
 import { DELIVERY_STATUSES } from "../../db/schema/webhook-deliveries";
+import { idField } from "../api/id-field";
 
 const endpointUrl = z
   .string()
@@ -16,13 +17,14 @@ const eventTypes = z
   .array(z.enum(EVENT_TYPES))
   .max(EVENT_TYPES.length)
   .describe("event types to deliver; omitted, null or empty: all");
-const agentIds = z.array(z.string().min(1).max(100)).max(100).describe("agents whose events to deliver; omitted, null or empty: all");
+const agentIds = z.array(idField("agent")).max(100).describe("agents whose events to deliver; omitted, null or empty: all");
 
 export const createEndpointInput = z.object({
   url: endpointUrl,
   description: z.string().trim().max(500).nullish(),
   event_types: eventTypes.nullish(),
   agent_ids: agentIds.nullish(),
+  enabled: z.boolean().default(true).describe("false: created disabled (nothing is delivered to it) until a PATCH sets it true"),
 });
 export type CreateEndpointInput = z.input<typeof createEndpointInput>;
 

@@ -1114,7 +1114,7 @@ export interface paths {
         };
         /**
          * Stream events live (Server-Sent Events), the same as webhooks carry
-         * @description One SSE block per event (`id`, `event`: the type, `data`: the webhook body), oldest first, in the order they committed. Send `Last-Event-ID` (or `after`) to resume exactly after the last event you processed: nothing is skipped or repeated, across disconnects and server restarts. A key receives the types its scopes allow (mail: email.*; calendar: hold.*, event.cancelled, calendar.*; approvals: approval.*); an agent-bound key only its agent's events. Heartbeat comments every 15 s; the server ends a connection after about 280 s and the client reconnects. At most 5 open streams per key (429 beyond).
+         * @description One SSE block per event (`id`, `event`: the type, `data`: the webhook body), oldest first, in the order they committed. Send `Last-Event-ID` (or `after`) to resume exactly after the last event you processed: nothing is skipped or repeated, across disconnects and server restarts. A position past the stream's head (never sent by this server) is 400 with the head in `head`. A key receives the types its scopes allow (mail: email.*; calendar: hold.*, event.cancelled, calendar.*; approvals: approval.*); an agent-bound key only its agent's events. Heartbeat comments every 15 s; the server ends a connection after about 280 s and the client reconnects. At most 5 open streams per key (429 beyond).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -2180,6 +2180,8 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
+                    /** @description the agent's priority ceiling (SPEC §12), 0-100, default 100: its keys asking for more get 403 priority_above_ceiling */
+                    max_priority?: number;
                 };
             };
         };
@@ -2352,7 +2354,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the agent's priority ceiling (SPEC §12): its keys asking for more get 403 priority_above_ceiling */
+                    /** @description the agent's priority ceiling (SPEC §12), 0-100, default 100: its keys asking for more get 403 priority_above_ceiling */
                     max_priority?: number;
                     description?: string | null;
                 };
@@ -5823,6 +5825,11 @@ export interface operations {
                     description?: string | null;
                     event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed")[] | null;
                     agent_ids?: string[] | null;
+                    /**
+                     * @description false: created disabled (nothing is delivered to it) until a PATCH sets it true
+                     * @default true
+                     */
+                    enabled?: boolean;
                 };
             };
         };

@@ -1,5 +1,5 @@
 // A stand-in for a server process, for the crash test (lib/jobs/crash.db.test.ts): it runs
-// the embedded engine over one workspace's work and, with PRODUCE=1, keeps committing events,
+// the embedded engine over some workspaces' work and, with PRODUCE=1, keeps committing events,
 // printing "ACK <event id>" after each commit (what a client would have been told). The test
 // kills it with SIGKILL mid-load and starts it again.
 import { sql } from "drizzle-orm";
@@ -9,12 +9,15 @@ import { enabledKinds } from "../../lib/jobs/registry";
 import { createEngine } from "../../lib/jobs/engine";
 import { acquireRunnerLock } from "../../lib/jobs/runner-lock";
 import { setLocalEngine } from "../../lib/jobs/schedule";
+import { env } from "../../lib/config/env";
 
-const workspaceId = process.env.CHILD_WORKSPACE!;
-const kinds = enabledKinds().map((k) => ({ ...k, source: () => sql`select * from (${k.source()}) as own where own.workspace_id = ${workspaceId}` }));
-// A short lease, so the restarted process takes over from the killed one quickly. The concurrency
-// is CHILD_CONCURRENCY in the crash test: its bound on duplicates.
-const engine = createEngine({ kinds, crons: [], concurrency: 16, idlePollMs: 200, lockRetryMs: 200, acquireLock: () => acquireRunnerLock({ name: `crash-test-${workspaceId}`, ttlMs: 1_500 }) });
+// The workspaces whose work this engine runs (comma-separated); the first is the one it produces into.
+const workspaceIds = process.env.CHILD_WORKSPACE!.split(",");
+const workspaceId = workspaceIds[0]!;
+const kinds = enabledKinds().map((k) => ({ ...k, source: () => sql`select * from (${k.source()}) as own where own.workspace_id in (${sql.join(workspaceIds.map((w) => sql`${w}`), sql`, `)})` }));
+// A short lease, so the restarted process takes over from the killed one quickly.
+// The production default pool (JOB_CONCURRENCY, 100): catching up is measured as a deployment runs.
+const engine = createEngine({ kinds, crons: [], concurrency: env().JOB_CONCURRENCY, idlePollMs: 200, lockRetryMs: 200, acquireLock: () => acquireRunnerLock({ name: `crash-test-${workspaceId}`, ttlMs: 1_500 }) });
 setLocalEngine(engine);
 engine.start();
 console.log("READY");

@@ -18,7 +18,7 @@ export async function startFakeSlack(o: { tokens?: string[]; channels?: string[]
   const users = new Map(Object.entries(o.users ?? {}).map(([email, id]) => [email.toLowerCase(), id]));
   const messages: SlackMessage[] = [];
   const calls: SlackCall[] = [];
-  const queued: { status?: number; retryAfter?: number; error?: string }[] = [];
+  const queued: { status?: number; retryAfter?: number; error?: string; delayMs?: number }[] = [];
   let hanging = false;
   const held: http.ServerResponse[] = [];
   let seq = 0;
@@ -38,7 +38,10 @@ export async function startFakeSlack(o: { tokens?: string[]; channels?: string[]
       const json = (body: Record<string, unknown>, status = 200, headers: Record<string, string> = {}) =>
         res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers }).end(JSON.stringify(body));
       const next = queued.shift();
-      if (next?.status === 429) return json({ ok: false, error: "ratelimited" }, 429, { "retry-after": String(next.retryAfter ?? 1) });
+      if (next?.status === 429) {
+        const answer = () => json({ ok: false, error: "ratelimited" }, 429, { "retry-after": String(next.retryAfter ?? 1) });
+        return void (next.delayMs ? setTimeout(answer, next.delayMs) : answer());
+      }
       if (next?.status) return json({ ok: false, error: "fatal_error" }, next.status);
       if (next?.error) return json({ ok: false, error: next.error });
       if (!token) return json({ ok: false, error: "not_authed" });
@@ -83,8 +86,8 @@ export async function startFakeSlack(o: { tokens?: string[]; channels?: string[]
     apiUrl: `${url}/api/`,
     messages,
     calls,
-    /** The next answers: a 429 with Retry-After (seconds), an HTTP error, or a Slack error code. */
-    rateLimitNext: (retryAfter: number, times = 1) => queued.push(...Array.from({ length: times }, () => ({ status: 429, retryAfter }))),
+    /** The next answers: a 429 with Retry-After (seconds, sent after `delayMs`), an HTTP error, or a Slack error code. */
+    rateLimitNext: (retryAfter: number, times = 1, delayMs = 0) => queued.push(...Array.from({ length: times }, () => ({ status: 429, retryAfter, delayMs }))),
     failNext: (error: string, times = 1) => queued.push(...Array.from({ length: times }, () => ({ error }))),
     httpErrorNext: (status: number, times = 1) => queued.push(...Array.from({ length: times }, () => ({ status }))),
     /** Stops answering (requests wait) until `resume()`. */

@@ -98,6 +98,8 @@ beforeAll(async () => {
     NEON_WS_PROXY: `127.0.0.1:${proxy.port}/v1`,
     DATABASE_POOL_MAX: "10",
     AUTH_SECRET: randomBytes(32).toString("base64"),
+    // Production needs its public URL: links in notices point at the first instance.
+    AUTH_URL: "http://127.0.0.1:3000",
     AGENTDRAFT_ENCRYPTION_KEYS: encryptionKey,
     RESEND_API_KEY: resend.apiKey,
     RESEND_BASE_URL: resend.url,

@@ -60,10 +60,14 @@ export function Badge({ tone = "slate", children }: { tone?: keyof typeof BADGE_
   return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${BADGE_TONES[tone]}`}>{children}</span>;
 }
 
-/** A table that scrolls sideways on small screens instead of overflowing the page. */
+/**
+ * A table that scrolls sideways on small screens instead of overflowing the page. The box is
+ * positioned, so what is absolutely positioned inside (a visually hidden label, `sr-only`) is
+ * clipped by it rather than widening the page, and focusable, so a keyboard can scroll it.
+ */
 export function Table({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto">
+    <div tabIndex={0} role="region" aria-label={caption} className={`relative overflow-x-auto ${focusRing}`}>
       <table className="w-full min-w-[36rem] text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead>

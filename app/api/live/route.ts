@@ -1,7 +1,7 @@
 import { currentMember } from "@/lib/auth/current-member";
 import { EVENT_TYPES, type EventType } from "@/lib/events/emit-event";
 import { openEventStream } from "@/lib/events/event-stream";
-import { parsePosition } from "@/lib/events/read-events";
+import { parsePosition, resumeFrom } from "@/lib/events/read-events";
 import { problemResponse } from "@/lib/api/problem";
 import { newRequestId } from "@/lib/api/request-ids";
 import { AppError } from "@/lib/errors";
@@ -26,7 +26,8 @@ export async function GET(req: Request): Promise<Response> {
     const stream = await openEventStream({
       keyId: null,
       filter: { workspaceId: m.workspace.id, agentId: null, types },
-      after: lastEventId ? parsePosition(lastEventId) : null,
+      // A page cannot act on a refusal (EventSource would stop): a cursor past the head starts at it.
+      after: lastEventId ? await resumeFrom(parsePosition(lastEventId), "Last-Event-ID", { clamp: true }) : null,
       signal: req.signal,
     });
     return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-request-id": requestId } });

@@ -2,12 +2,13 @@ import { z } from "zod";
 import { problemSchema } from "../common-schemas";
 import type { Operation } from "../operation";
 import { OPERATIONS } from "./registry";
+import { toJsonSchema } from "./json-schema";
 
 type Json = Record<string, unknown>;
 
-/** zod → JSON Schema 2020-12 (OpenAPI 3.1's dialect), named schemas hoisted into components. */
+/** zod → JSON Schema, named schemas hoisted into components. */
 function schemaOf(schema: z.ZodType, io: "input" | "output", components: Json): Json {
-  const converted = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Json;
+  const converted = toJsonSchema(schema, io);
   const { $defs, $schema: _ignored, ...rest } = converted;
   for (const [name, def] of Object.entries(($defs as Json | undefined) ?? {})) components[name] = rewriteRefs(def);
   return rewriteRefs(rest) as Json;

@@ -116,7 +116,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
           <Link className={secondaryButtonClass} href={link(addDays(day, step))}>
             Next →
           </Link>
-          <Link className={linkClass} href={link(day, view === "week" ? "day" : "week")} aria-label={view === "week" ? "Show one day" : "Show the week"}>
+          <Link className={linkClass} href={link(day, view === "week" ? "day" : "week")}>
             {view === "week" ? "Day view" : "Week view"}
           </Link>
           {calendarZone !== viewerZone ? (
