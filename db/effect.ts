@@ -54,6 +54,34 @@ export function withDeferredDoor<T>(door: DeferredDoor, fn: () => Promise<T>): P
   return doors.run(door, fn);
 }
 
+/**
+ * A condition the next effect statement needs to run (a rule's absence: no taint rule names this
+ * action). It rides in that statement, as the door does: when it holds, the change is made in the
+ * same round trip; when it does not, nothing is changed and `EffectGuardFailedError` is thrown, so
+ * the caller takes its slower path (look the rule up, then act). Once checked, it is spent.
+ */
+type EffectGuard = { holds: SQL; checked: boolean };
+const guards = new AsyncLocalStorage<EffectGuard>();
+
+/** Thrown by an effect whose guard did not hold: nothing was changed. */
+export class EffectGuardFailedError extends Error {
+  constructor() {
+    super("the effect's guard did not hold");
+  }
+}
+
+/**
+ * Runs `fn` with `holds` guarding its first effect statement (see EffectGuard). `fn` must change
+ * state through `effect` (its first statement that changes anything): one that ran none is a bug
+ * in the caller, said loudly.
+ */
+export async function withEffectGuard<T>(holds: SQL, fn: () => Promise<T>): Promise<T> {
+  const guard: EffectGuard = { holds, checked: false };
+  const value = await guards.run(guard, fn);
+  if (!guard.checked) throw new Error("withEffectGuard: the guarded function ran no effect statement, so its guard was never checked");
+  return value;
+}
+
 /** Whether an error thrown out of `capturingEffect` came after its statement had committed. */
 export const effectRan = (err: unknown): boolean => Boolean((err as { effectRan?: boolean } | null)?.effectRan);
 
@@ -68,28 +96,45 @@ export async function effect<T>(select: SQL, ctes?: SQL): Promise<T> {
   if (scope?.replay) {
     if (scope.ran) throw new Error("an idempotent statement operation ran a second effect");
     scope.ran = true;
+    const guard = guards.getStore();
+    if (guard) guard.checked = true; // a replay changes nothing: there is nothing to guard
     return jsonValue<T>(scope.replay.out);
   }
   const q = await queryable();
   const idem = scope?.capture;
   const door = doors.getStore();
+  const guard = guards.getStore();
+  const guarding = guard !== undefined && !guard.checked;
+  if (guard) guard.checked = true;
+  const holds = guarding ? guard.holds : sql`true`;
   if (door && door.answer === undefined) {
-    type Row = { door: unknown; admitted: boolean; out?: unknown };
+    type Row = { door: unknown; admitted: boolean; guarded: boolean; out?: unknown };
     const settle = (row: Row | undefined) => {
       door.answer = row?.door ?? null;
       if (!row?.admitted) throw new DoorRefusedError();
+      if (!row.guarded) throw new EffectGuardFailedError();
     };
     if (!idem && !ctes) {
-      // The effect is an initplan of the CASE: PostgreSQL runs it only when the door has admitted.
+      // The effect is an initplan of the CASE: PostgreSQL runs it only when the door has admitted
+      // (and the guard holds).
       const { rows } = await executeFixed<Row>(q, sql`
-        select d.door, ${door.admits} as admitted, case when ${door.admits} then (select s.out from (${select}) s) end as out
+        select d.door, ${door.admits} as admitted, ${holds} as guarded, case when ${door.admits} and ${holds} then (select s.out from (${select}) s) end as out
         from (select ${door.admit} as door) d`);
       settle(rows[0]);
       return jsonValue<T>(rows[0]!.out ?? null);
     }
     // Data-modifying CTEs run whether or not the query reads them: the door goes first, on its own.
-    const { rows } = await executeFixed<Row>(q, sql`select d.door, ${door.admits} as admitted from (select ${door.admit} as door) d`);
+    const { rows } = await executeFixed<Row>(q, sql`select d.door, ${door.admits} as admitted, ${holds} as guarded from (select ${door.admit} as door) d`);
     settle(rows[0]);
+  } else if (guarding) {
+    if (!idem && !ctes) {
+      const { rows } = await executeFixed<{ guarded: boolean; out?: unknown }>(q, sql`select ${holds} as guarded, case when ${holds} then (select s.out from (${select}) s) end as out`);
+      if (!rows[0]?.guarded) throw new EffectGuardFailedError();
+      return jsonValue<T>(rows[0]!.out ?? null);
+    }
+    // As for the door: a data-modifying CTE cannot be gated by a CASE, so the guard goes first.
+    const { rows } = await executeFixed<{ guarded: boolean }>(q, sql`select ${holds} as guarded`);
+    if (!rows[0]?.guarded) throw new EffectGuardFailedError();
   }
   if (!idem) {
     const { rows } = await executeFixed<{ out: unknown }>(q, ctes ? sql`with ${ctes} ${select}` : select);

@@ -9,6 +9,7 @@ import { newAgentInbox } from "../../test/helpers/mail-fixtures";
 import { composeMime } from "../../test/helpers/mime";
 import { operatorActor } from "../actor";
 import { decideApproval } from "./decide-approval";
+import { clearTaint } from "../taint/clear-taint";
 import { createPolicy } from "./policies";
 
 const SECRET = "inbound-secret-for-gate-tests-0123456789";
@@ -129,10 +130,12 @@ describe("taint gate for leases (lease.acquire)", () => {
     expect(refused.json.code).toBe("approval_required");
     const action = refused.json.approval.action as Record<string, unknown>;
 
-    // Opened outside the trace (no rule applies there), so one vote approves it.
+    // Opened where no rule applies: outside the trace, once a person has cleared the agent's own
+    // taint (what it read), so one vote approves it. The holds below still name the hostile trace.
+    await clearTaint(approver.actor, agent.id);
     const own = async (extra: Record<string, unknown>) => {
       const res = await api("/api/v1/approvals", { key, body: { summary: "Hold", evidence: {}, action, ...extra } });
-      expect(res.status).toBe(201);
+      expect(res.status, res.text).toBe(201);
       await decideApproval(approver.actor, res.json.id, "approve");
       expect((await api(`/api/v1/approvals/${res.json.id}`, { key })).json.status).toBe("approved");
       return res.json.id as string;

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { queryable, transaction } from "../../db/transaction";
-import { replayingEffectNow } from "../../db/effect";
+import { EffectGuardFailedError, replayingEffectNow, withEffectGuard } from "../../db/effect";
 import { approvalPolicies, approvals, type ApprovalPolicyRow } from "../../db/schema";
 import type { Actor } from "../actor";
 import { AppError } from "../errors";
@@ -25,6 +25,8 @@ export type GatedAction = {
   noun: string;
   /** The lease's resource: rules naming a resource apply only to it (or, ending in `*`, to its prefix). */
   resource?: string;
+  /** The action is one `effect` statement (db/effect.ts): the absence of a rule can ride in it. */
+  oneStatement?: boolean;
 };
 
 /**
@@ -36,9 +38,19 @@ export type GatedAction = {
  * agent (once per identical action) with the action as its action; once approved, the same
  * request with the `AgentDraft-Approval-Id` header spends it (it must be that exact action) in the
  * same transaction as `perform`, so an action that fails (a conflict) leaves the approval unspent.
- * Costs one indexed read when no rule names the action, two when one does.
+ * When no rule names the action, that is checked inside the action's own statement (one round
+ * trip); when one does, the rule and the agent's taint are looked up first.
  */
 export async function gateAction<T>(actor: Actor & { type: "key" }, gated: GatedAction, approvalId: string | null, perform: () => Promise<T>): Promise<T> {
+  if (!approvalId && gated.oneStatement) {
+    // The common case, in one round trip: no taint rule names this action, checked inside the
+    // action's own statement (db/effect.ts withEffectGuard). Only when one does is it looked up.
+    try {
+      return await withEffectGuard(sql`not exists (${(await queryable()).select({ one: sql`1` }).from(approvalPolicies).where(ruleApplies(actor, gated))})`, perform);
+    } catch (err) {
+      if (!(err instanceof EffectGuardFailedError)) throw err;
+    }
+  }
   const policy = await taintRule(actor, gated);
   const taint = policy ? await actorTaint(actor) : null;
   if (!policy || !taint) return perform();
@@ -66,19 +78,22 @@ async function taintRule(actor: Actor & { type: "key" }, gated: GatedAction): Pr
   const [policy] = await q
     .select()
     .from(approvalPolicies)
-    .where(
-      and(
-        eq(approvalPolicies.workspaceId, actor.workspaceId),
-        eq(approvalPolicies.actionClass, gated.actionClass),
-        eq(approvalPolicies.untrustedTrace, true),
-        actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : isNull(approvalPolicies.agentId),
-        or(isNull(approvalPolicies.minPriority), lte(approvalPolicies.minPriority, gated.priority)),
-        gated.resource === undefined ? isNull(approvalPolicies.resource) : resourceMatches(gated.resource),
-      ),
-    )
+    .where(ruleApplies(actor, gated))
     .orderBy(desc(approvalPolicies.requiredApprovals), desc(approvalPolicies.id))
     .limit(1);
   return policy ?? null;
+}
+
+/** A taint rule that names this action: its class, the agent (or every agent), at or below its priority, its resource. */
+function ruleApplies(actor: Actor & { type: "key" }, gated: GatedAction) {
+  return and(
+    eq(approvalPolicies.workspaceId, actor.workspaceId),
+    eq(approvalPolicies.actionClass, gated.actionClass),
+    eq(approvalPolicies.untrustedTrace, true),
+    actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : isNull(approvalPolicies.agentId),
+    or(isNull(approvalPolicies.minPriority), lte(approvalPolicies.minPriority, gated.priority)),
+    gated.resource === undefined ? isNull(approvalPolicies.resource) : resourceMatches(gated.resource),
+  );
 }
 
 /** A rule without a resource, naming this one, or naming a prefix of it (`deploy:*`). */

@@ -76,7 +76,7 @@ describe("randomized holds bound to approvals", () => {
         const r = random();
         if (r < 0.4 || mine.length === 0) {
           const cals = random() < 0.7 ? [pick(calendars).id] : calendars.map((c) => c.id);
-          const res = await api(`/api/v1/calendars/${cals[0]}/holds`, {
+          const res = await api("/api/v1/holds", {
             key,
             body: { ...slot(Math.floor(random() * 8)), calendar_ids: cals, priority: 30 + Math.floor(random() * 61), hold_ttl_seconds: 2 + Math.floor(random() * 5) },
           });

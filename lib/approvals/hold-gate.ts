@@ -14,5 +14,5 @@ export const HOLD_ACTION_CLASS = "hold.place";
 export function gateHold<T>(actor: Actor & { type: "key" }, input: PlaceHoldInput, approvalId: string | null, place: () => Promise<T>): Promise<T> {
   const action = { type: HOLD_ACTION_CLASS, calendar_ids: [...new Set(input.calendar_ids)].sort(), start_time: input.start_time, end_time: input.end_time, priority: input.priority };
   const summary = `Hold at priority ${input.priority} from ${input.start_time} to ${input.end_time}`;
-  return gateAction(actor, { actionClass: HOLD_ACTION_CLASS, priority: input.priority, action, summary, noun: "hold" }, approvalId, place);
+  return gateAction(actor, { actionClass: HOLD_ACTION_CLASS, priority: input.priority, action, summary, noun: "hold", oneStatement: true }, approvalId, place);
 }

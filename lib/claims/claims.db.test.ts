@@ -83,9 +83,9 @@ describe("message claims", () => {
     expect(race.filter((r) => r.status === 409 && r.json.code === "message_claimed")).toHaveLength(3);
     const mine = won[0]!.json;
     expect(mine).toMatchObject({ worker: expect.stringMatching(/^[abcd]$/), status: "claimed", inbox_id: inbox.id });
-    expect((await api(`/api/v1/messages/${messageId}/claim`, { key: shared, body: { ttl_seconds: 60, claim_id: "mclm_someoneelse" } })).json.code).toBe("message_claimed");
-    expect((await end(shared, messageId, "complete", "mclm_someoneelse")).json.code).toBe("message_claimed");
-    expect((await end(shared, messageId, "release", "mclm_someoneelse")).json.code).toBe("message_claimed");
+    expect((await api(`/api/v1/messages/${messageId}/claim`, { key: shared, body: { ttl_seconds: 60, claim_id: "mclm_00000000000000000000000000" } })).json.code).toBe("message_claimed");
+    expect((await end(shared, messageId, "complete", "mclm_00000000000000000000000000")).json.code).toBe("message_claimed");
+    expect((await end(shared, messageId, "release", "mclm_00000000000000000000000000")).json.code).toBe("message_claimed");
     const released = await end(shared, messageId, "release", mine.id);
     expect(released.json).toMatchObject({ id: mine.id, status: "released" });
     // The released claim's id renews nothing and ends nothing.

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { MESSAGE_CLAIM_STATUSES } from "../../db/schema";
+import { idField } from "../api/id-field";
 
 export const CLAIM_TTL_MAX_SECONDS = 86_400;
 
-const claimId = z.string().min(1).max(100);
+const claimId = idField("messageClaim");
 
 export const claimMessageInput = z.object({
   ttl_seconds: z.number().int().min(1).max(CLAIM_TTL_MAX_SECONDS).describe("how long the claim lasts unless completed or released, 1 s to 24 h"),
