@@ -35,6 +35,7 @@ const env = {
   NEXT_TELEMETRY_DISABLED: "1",
   AGENTDRAFT_DATA_DIR: path.join(work, "db"),
   AUTH_SECRET: randomBytes(32).toString("base64"),
+  AUTH_URL: base, // production refuses to start without its public URL
   AGENTDRAFT_ENCRYPTION_KEYS: randomBytes(32).toString("base64"),
   MAIL_CAPTURE_ONLY: "1",
   INBOUND_SECRET: inboundSecret,
