@@ -27,9 +27,14 @@ export function renderGuide(markdown = fs.readFileSync(GUIDE_FILE, "utf8")) {
       },
     },
   });
-  const html = keyboardScrollable(marked.parse(markdown, { async: false }));
+  const html = labelledChecklists(keyboardScrollable(marked.parse(markdown, { async: false })));
   const title = /^# (.+)$/m.exec(markdown)?.[1] ?? "Getting started";
   return { title, html, sections };
+}
+
+/** A checklist's boxes (`- [ ]`) are named, as every form control must be (axe: label). */
+export function labelledChecklists(html: string): string {
+  return html.replace(/<input (checked="" )?disabled="" type="checkbox">/g, (_, checked?: string) => `<input ${checked ?? ""}disabled="" type="checkbox" aria-label="${checked ? "Done" : "To do"}">`);
 }
 
 const plain = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&[a-z]+;|&#\d+;/g, " ").replace(/\s+/g, " ").trim();
