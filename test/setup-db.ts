@@ -51,7 +51,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeDb();
   await proxy?.close();
-  if (fileDatabase && !process.env.KEEP_TEST_DATABASE) await onServer(`drop database if exists "${fileDatabase}" with (force)`);
+  // The file's database is dropped with the run's template (test/global-setup-postgres.ts), after
+  // every worker has exited: dropping it here, with (force), cut connections that work the file
+  // started was still closing (unhandled errors that fail the run).
   const changed = Object.keys({ ...envAtStart, ...process.env }).filter((k) => envAtStart[k] !== process.env[k]);
   for (const k of changed) {
     if (envAtStart[k] === undefined) delete process.env[k];
