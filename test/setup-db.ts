@@ -13,11 +13,10 @@ import { onServer } from "./global-setup-postgres";
 // Tests isolate themselves further with a fresh workspace each.
 const mode = process.env.AGENTDRAFT_TEST_DB;
 let proxy: Awaited<ReturnType<typeof startNeonWsProxy>> | undefined;
-let fileDatabase: string | undefined;
 if (mode === "postgres" || mode === "pooled") {
   // A database of this file's own, copied from the run's migrated template.
   const template = new URL(inject("databaseTemplateUrl"));
-  fileDatabase = `${template.pathname.slice(1)}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const fileDatabase = `${template.pathname.slice(1)}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   await onServer(`create database "${fileDatabase}" template "${template.pathname.slice(1)}"`);
   const direct = new URL(template);
   direct.pathname = `/${fileDatabase}`;
