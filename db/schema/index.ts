@@ -38,3 +38,4 @@ export * from "./event-stream-slots";
 export * from "./captured-effects";
 export * from "./agent-taints";
 export * from "./decision-challenges";
+export * from "./email-proofs";
