@@ -1,8 +1,8 @@
-import { and, eq, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, lt, or, sql } from "drizzle-orm";
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type VerifyAuthenticationResponseOpts } from "@simplewebauthn/server";
 import { z } from "zod";
 import { queryable, transaction } from "../../db/transaction";
-import { approvals, authenticators, decisionChallenges, members, type ApprovalRow } from "../../db/schema";
+import { approvalDecisions, approvals, authenticators, decisionChallenges, members, type ApprovalRow } from "../../db/schema";
 import { AppError, notFound } from "../errors";
 import type { Actor } from "../actor";
 import { publicOrigin } from "../config/public-url";
@@ -180,4 +180,14 @@ export async function decideWithPasskey(actor: MemberActor, approvalId: string, 
 
   await q.update(authenticators).set({ counter: verification.authenticationInfo.newCounter }).where(eq(authenticators.credentialID, passkey.credentialID));
   return decideApproval(actor, approvalId, decision, note, { passkeyCredentialId: passkey.credentialID });
+}
+
+/** Which passkey confirmed each member's decision on an approval (member id → credential id). */
+export async function decisionPasskeys(workspaceId: string, approvalId: string): Promise<Map<string, string>> {
+  const q = await queryable();
+  const rows = await q
+    .select({ memberId: approvalDecisions.memberId, credentialId: approvalDecisions.passkeyCredentialId })
+    .from(approvalDecisions)
+    .where(and(eq(approvalDecisions.workspaceId, workspaceId), eq(approvalDecisions.approvalId, approvalId), isNotNull(approvalDecisions.passkeyCredentialId)));
+  return new Map(rows.map((r) => [r.memberId, r.credentialId!]));
 }
