@@ -87,6 +87,17 @@ describe("deciding needs a fresh passkey assertion", () => {
     expect(await votes(approval.id)).toHaveLength(1);
   });
 
+  it("ten racing uses of one assertion record one vote; the others find it spent", async () => {
+    const { ask, alice } = await setup(2);
+    const approval = await ask();
+    const options = await startDecision(alice.actor, approval.id, "approve");
+    const assertion = sign(alice.passkey, options.challenge);
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => decideWithPasskey(alice.actor, approval.id, "approve", null, assertion)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === "rejected")) expect(r.reason).toMatchObject({ code: "forbidden", message: expect.stringMatching(/already used/) });
+    expect(await votes(approval.id)).toHaveLength(1);
+  });
+
   it("an assertion made for another approval, or for the other verdict, is refused", async () => {
     const { ask, alice } = await setup();
     const first = await ask("Refund 1");
