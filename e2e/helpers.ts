@@ -50,3 +50,9 @@ export async function copyPasskeys(from: Page, to: Page): Promise<void> {
   const { credentials } = await source.send("WebAuthn.getCredentials", { authenticatorId: current.get(source)! });
   for (const credential of credentials) await target.send("WebAuthn.addCredential", { authenticatorId: current.get(target)!, credential });
 }
+
+/** Whether the page's authenticator verifies the person (fingerprint, face, PIN) when asked. */
+export async function setUserVerified(page: Page, isUserVerified: boolean): Promise<void> {
+  const cdp = authenticators.get(page)!;
+  await cdp.send("WebAuthn.setUserVerified", { authenticatorId: current.get(cdp)!, isUserVerified });
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { copyPasskeys, pageWithAuthenticator, snap, switchToNewAuthenticator } from "./helpers";
+import { copyPasskeys, pageWithAuthenticator, setUserVerified, snap, switchToNewAuthenticator } from "./helpers";
 import { startWebhookInbox } from "./ops-agent";
 import { createAgentDraftClient, unwrap } from "../sdk/src/index";
 import { startFakeGoogle } from "../test/fakes/google-calendar-server";
@@ -160,6 +160,13 @@ test("invite a member, who accepts with their own passkey in another browser", a
   // The link works once.
   await inviteePage.goto(link!);
   await expect(inviteePage.getByRole("heading", { name: "Invitation not valid" })).toBeVisible();
+
+  // Captured (admins could read the link): Grace's address is unproven, to her and to the admins, and no code can prove it here.
+  await page.goto("/members");
+  await expect(page.getByTestId("member-grace@example.test")).toContainText("unproven");
+  await inviteePage.goto("/settings");
+  await expect(inviteePage.getByTestId("my-email")).toContainText("unproven");
+  await expect(inviteePage.getByTestId("email-proof")).toContainText("admins can read captured mail");
 });
 
 test("a member demoted to viewer is refused an admin action and admin-only pages", async () => {
@@ -286,6 +293,12 @@ test("an agent asks for approval over the API; the owner approves in the browser
   await expect(card.getByTestId("evidence")).toContainText("<script>alert(2)</script>");
   await snap(page, "approvals-queue");
   await card.getByLabel("Note (optional)").fill("Capacity confirmed with the team");
+  // Deciding asks for a passkey with user verification: an authenticator that cannot verify the person decides nothing, and says so.
+  await setUserVerified(page, false);
+  await card.getByRole("button", { name: "Approve" }).click();
+  await expect(card.getByRole("alert")).toContainText(/nothing was recorded|user verification/, { timeout: 30_000 });
+  await expect(card).toBeVisible();
+  await setUserVerified(page, true);
   await card.getByRole("button", { name: "Approve" }).click();
   // Decided: it leaves the queue.
   await expect(card).toHaveCount(0);
@@ -299,6 +312,9 @@ test("an agent asks for approval over the API; the owner approves in the browser
   const { payload } = await compactVerify(decided.receipt, createLocalJWKSet(jwks));
   expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ approval_id: approval.id, workspace_id: workspaceId, status: "approved", action_class: "deploy" });
 
+  // The decision names the passkey that confirmed it.
+  await page.goto(`/approvals/${approval.id}`);
+  await expect(page.getByTestId("decisions")).toContainText("confirmed with a passkey");
   await page.getByRole("link", { name: "History" }).click();
   await expect(page.getByRole("row").filter({ hasText: "Scale the staging cluster" })).toContainText("approved");
   await snap(page, "approvals-history");

@@ -65,6 +65,8 @@ export const approvalDecisions = pgTable(
     memberId: text("member_id").notNull(),
     decision: text("decision", { enum: ["approve", "deny"] }).notNull(),
     note: text("note"),
+    /** The passkey (credential id, as stored in `authenticators`) whose fresh, user-verified assertion made this decision; null only for decisions recorded before it was required. */
+    passkeyCredentialId: text("passkey_credential_id"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("approval_decisions_member_key").on(t.approvalId, t.memberId)],

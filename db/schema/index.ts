@@ -37,3 +37,5 @@ export * from "./leases";
 export * from "./event-stream-slots";
 export * from "./captured-effects";
 export * from "./agent-taints";
+export * from "./decision-challenges";
+export * from "./email-proofs";

@@ -19,6 +19,12 @@ export const invitations = pgTable(
     acceptedAt: timestamp("accepted_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
     memberId: text("member_id"),
+    /**
+     * When the link went out through a mail provider: only the invitee's mailbox holds it (the
+     * stored copy is redacted), so accepting it proves the address. Null: it was captured (admins
+     * can read it) or handed over by the CLI, and accepting it proves nothing about the address.
+     */
+    linkSentAt: timestamp("link_sent_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
     uniqueIndex("invitations_token_hash_key").on(t.tokenHash),

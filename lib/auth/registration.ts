@@ -101,12 +101,16 @@ async function claimInvitation(tx: Transaction, token: string, user: Pick<UserRo
     .values({ id: newId("member"), workspaceId: invitation.workspaceId, email: invitation.email, name: user.name, role: invitation.role, userId: user.id })
     .returning();
   await tx.update(invitations).set({ acceptedAt: new Date(), memberId: member!.id }).where(eq(invitations.id, invitation.id));
+  // The link reached only the invitee's mailbox (sent through a provider, stored redacted): holding it proves the address.
+  // A captured link (admins can read it) or a CLI link proves nothing: the member is bound to the invitation, the address unproven.
+  const emailProven = invitation.linkSentAt !== null;
+  if (emailProven) await tx.update(users).set({ emailVerified: sql`coalesce(${users.emailVerified}, now())` as unknown as Date }).where(eq(users.id, user.id));
   await appendAudit(tx, [
     {
       actor: { type: "member", workspaceId: invitation.workspaceId, memberId: member!.id },
       action: "invitation.accepted",
       resource: { type: "invitation", id: invitation.id },
-      summary: { email: invitation.email, role: invitation.role, member_id: member!.id },
+      summary: { email: invitation.email, role: invitation.role, member_id: member!.id, email_proven: emailProven },
     },
   ]);
   return member!;

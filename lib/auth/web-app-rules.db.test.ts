@@ -22,6 +22,7 @@ import { revokeInvitation } from "../invitations/revoke-invitation";
 import { changeRole } from "../members/change-role";
 import { removeMember } from "../members/remove-member";
 import { listMail } from "../mail/list-mail";
+import { proveEmail, provenMemberIds, requestEmailProof } from "../members/email-proof";
 import { addPasskey, removePasskey, signOutEverywhere, listPasskeys } from "../passkeys/passkeys";
 import { verifyChain } from "../audit/verify-chain";
 import { agentDraftAdapter } from "./adapter";
@@ -254,6 +255,99 @@ describe("invitations", () => {
     const adminB = await newMember(b.workspace.id, "admin");
     const { invitation } = await invite(ownerA, email());
     await expect(revokeInvitation(adminB, { invitation_id: invitation.id })).rejects.toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("invitations in capture mode: the address is proven only through a mail provider", () => {
+  const provider = () => {
+    const delivered: { to: unknown; text: string }[] = [];
+    const transport = async (m: { to: unknown; text: string }) => {
+      delivered.push({ to: m.to, text: m.text });
+      return { providerId: `re_test_${delivered.length}` };
+    };
+    return { delivered, transport };
+  };
+  const userOf = async (userId: string) => (await (await getDb()).select().from(users).where(eq(users.id, userId)))[0]!;
+
+  it("a captured invitation (admins can read its link) binds the member who accepts it and leaves the address unproven; no code is captured", async () => {
+    const { workspace } = await newWorkspace("Capture Co");
+    const owner = await newMember(workspace.id, "owner");
+    const address = email();
+    const { invitation, token } = await invite(owner, address, "approver");
+    expect(invitation.linkSentAt).toBeNull();
+    const user = await registerUser({ kind: "invitation", token, name: "Claimant" }, address);
+    expect((await userOf(user.id)).emailVerified).toBeNull();
+    const db = await getDb();
+    const [member] = await db.select().from(members).where(and(eq(members.workspaceId, workspace.id), eq(members.userId, user.id)));
+    const [accepted] = await db.select().from(invitations).where(eq(invitations.id, invitation.id));
+    expect(accepted!.memberId).toBe(member!.id);
+    expect((await provenMemberIds(workspace.id)).has(member!.id)).toBe(false);
+    const [entry] = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "invitation.accepted")));
+    expect(entry!.summary).toMatchObject({ email_proven: false, member_id: member!.id });
+    // A code would be captured too, where the same admins read it: refused, nothing mailed.
+    const before = (await listMail(workspace.id)).items.length;
+    await expect(requestEmailProof(user.id, null)).rejects.toMatchObject({ code: "conflict", message: expect.stringMatching(/no mail provider/) });
+    expect((await listMail(workspace.id)).items).toHaveLength(before);
+    expect((await userOf(user.id)).emailVerified).toBeNull();
+  });
+
+  it("an invitation sent through a provider proves the address when accepted", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const { delivered, transport } = provider();
+    const address = email();
+    const { invitation } = await createInvitation(owner, { email: address, role: "viewer" }, "http://localhost:3000", transport);
+    expect(invitation.linkSentAt).toBeInstanceOf(Date);
+    const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(delivered[0]!.text)![1]!;
+    const user = await registerUser({ kind: "invitation", token, name: "Mailbox Holder" }, address);
+    expect((await userOf(user.id)).emailVerified).toBeInstanceOf(Date);
+    const db = await getDb();
+    const [member] = await db.select().from(members).where(eq(members.userId, user.id));
+    expect((await provenMemberIds(workspace.id)).has(member!.id)).toBe(true);
+    // A member who joined any other way (here: made directly, as the CLI or first run do) is unproven.
+    expect((await provenMemberIds(workspace.id)).has(owner.id)).toBe(false);
+  });
+
+  it("a one-time code mailed through a provider proves an unproven address: stored redacted, wrong guesses spend it, it expires", async () => {
+    const { workspace } = await newWorkspace();
+    const owner = await newMember(workspace.id, "owner");
+    const address = email();
+    const { token } = await invite(owner, address);
+    const user = await registerUser({ kind: "invitation", token, name: "Later" }, address);
+    const { delivered, transport } = provider();
+    const codeIn = (i: number) => /(\d{6})/.exec(delivered[i]!.text)![1]!;
+
+    await requestEmailProof(user.id, transport);
+    expect(delivered[0]!.to).toEqual([address]);
+    // What admins can read of it: not the code.
+    const stored = (await listMail(workspace.id)).items.find((m) => m.kind === "email_proof")!;
+    expect(stored.text).not.toContain(codeIn(0));
+    expect(stored.text).toContain("[redacted");
+    // Asking again at once is refused (each is a mail to a person).
+    await expect(requestEmailProof(user.id, transport)).rejects.toMatchObject({ code: "rate_limited" });
+
+    const wrong = codeIn(0) === "000000" ? "111111" : "000000";
+    await expect(proveEmail(user.id, { code: "12ab" })).rejects.toMatchObject({ code: "validation_failed" });
+    for (let i = 0; i < 5; i++) await expect(proveEmail(user.id, { code: wrong })).rejects.toMatchObject({ code: "validation_failed" });
+    // Five wrong guesses spend it: the right code no longer works.
+    await expect(proveEmail(user.id, { code: codeIn(0) })).rejects.toMatchObject({ code: "conflict" });
+    expect((await userOf(user.id)).emailVerified).toBeNull();
+
+    const db = await getDb();
+    await db.execute(sql`update email_proofs set created_at = now() - interval '2 minutes' where user_id = ${user.id}`);
+    await requestEmailProof(user.id, transport);
+    await db.execute(sql`update email_proofs set expires_at = now() - interval '1 second' where user_id = ${user.id}`);
+    await expect(proveEmail(user.id, { code: codeIn(1) })).rejects.toMatchObject({ code: "conflict" });
+
+    await db.execute(sql`update email_proofs set created_at = now() - interval '2 minutes' where user_id = ${user.id}`);
+    await requestEmailProof(user.id, transport);
+    await proveEmail(user.id, { code: codeIn(2) });
+    expect((await userOf(user.id)).emailVerified).toBeInstanceOf(Date);
+    const [member] = await db.select().from(members).where(eq(members.userId, user.id));
+    expect((await provenMemberIds(workspace.id)).has(member!.id)).toBe(true);
+    expect(await actions(workspace.id)).toContain("member:member.email_proven");
+    // Once proven, there is nothing more to ask for.
+    await expect(requestEmailProof(user.id, transport)).rejects.toMatchObject({ code: "conflict" });
   });
 });
 

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { transaction } from "../../db/transaction";
+import { queryable, transaction } from "../../db/transaction";
 import { invitations, members, workspaces, type InvitationRow, type MemberRow } from "../../db/schema";
 import { AppError } from "../errors";
 import { newId } from "../ids";
@@ -17,7 +17,9 @@ export const createInvitationInput = z.object({
 
 /**
  * Invites someone by email: records the invitation (token hashed), audits it, then mails the
- * link through the mail module (sent, or captured when no provider is configured).
+ * link through the mail module (sent, or captured when no provider is configured). Only a link
+ * that was sent proves the address when accepted (`link_sent_at`): a captured one is readable
+ * by admins, so its member's address stays unproven.
  * `baseUrl` is the web app's origin, for the link.
  */
 export async function createInvitation(
@@ -70,5 +72,8 @@ export async function createInvitation(
     transport,
     { secrets: [token] },
   );
-  return { invitation, mail };
+  if (mail.status !== "sent") return { invitation, mail };
+  // Delivered through the provider, kept redacted: only the invitee's mailbox can accept it, so accepting proves the address.
+  const [updated] = await (await queryable()).update(invitations).set({ linkSentAt: new Date() }).where(eq(invitations.id, invitation.id)).returning();
+  return { invitation: updated ?? invitation, mail };
 }

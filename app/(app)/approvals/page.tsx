@@ -5,11 +5,10 @@ import { hasRole } from "@/lib/members/roles";
 import { listMembers, memberActor } from "@/lib/members/memberships";
 import { listApprovals } from "@/lib/approvals/approvals";
 import { listAgents } from "@/lib/agents/list-agents";
-import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Field, PageHeader, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
 import { LiveRefresh } from "../_components/live-refresh";
 import { Time } from "../_components/time";
-import { decideApprovalAction } from "./actions";
+import { DecideForm } from "./decide-form";
 import { ApprovalAction } from "./approval-action";
 import { BoundHolds } from "./bound-holds";
 
@@ -29,7 +28,7 @@ export default async function ApprovalsPage() {
     <>
       <PageHeader
         title="Approvals"
-        description="Actions your agents want to take, waiting for a signed-in human. Oldest waits first."
+        description="Actions your agents want to take, waiting for a signed-in human. Oldest waits first. Each decision asks for one of your passkeys (with your fingerprint, face or PIN)."
       >
         <nav aria-label="Approvals" className="flex gap-4">
           <Link href="/approvals/history" className={linkClass}>
@@ -112,22 +111,18 @@ export default async function ApprovalsPage() {
                   </ul>
                 ) : null}
                 {canDecide && !mine ? (
-                  <ActionForm action={decideApprovalAction} submit="Approve" className="mt-4 grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end">
-                    <input type="hidden" name="approval_id" value={a.id} />
-                    <input type="hidden" name="decision" value="approve" />
+                  <DecideForm approvalId={a.id} decision="approve" submit="Approve" className="mt-4 grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end">
                     <Field label="Note (optional)" name={`note-${a.id}`}>
                       <input id={`note-${a.id}`} name="note" maxLength={2000} className={inputClass} placeholder="Why you approve" />
                     </Field>
-                  </ActionForm>
+                  </DecideForm>
                 ) : null}
                 {canDecide && !mine ? (
-                  <ActionForm action={decideApprovalAction} submit="Deny" submitClassName={dangerButtonClass} className="mt-3 grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
-                    <input type="hidden" name="approval_id" value={a.id} />
-                    <input type="hidden" name="decision" value="deny" />
+                  <DecideForm approvalId={a.id} decision="deny" submit="Deny" submitClassName={dangerButtonClass} className="mt-3 grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
                     <Field label="Reason (required to deny)" name={`deny-note-${a.id}`}>
                       <input id={`deny-note-${a.id}`} name="note" required maxLength={2000} className={inputClass} placeholder="Why you deny" />
                     </Field>
-                  </ActionForm>
+                  </DecideForm>
                 ) : null}
                 {mine ? <p className="mt-3 text-sm text-slate-600">You have decided; it waits for other members.</p> : null}
               </article>

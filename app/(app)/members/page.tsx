@@ -3,6 +3,7 @@ import { requireMember } from "@/lib/auth/current-member";
 import { hasRole, MEMBER_ROLES, ROLE_DESCRIPTIONS } from "@/lib/members/roles";
 import { listMembers } from "@/lib/members/memberships";
 import { listPendingInvitations } from "@/lib/invitations/find-invitation";
+import { provenMemberIds } from "@/lib/members/email-proof";
 import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
 import { Time } from "../_components/time";
@@ -12,7 +13,7 @@ export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage() {
   const { member: me, workspace } = await requireMember();
-  const [members, invitations] = await Promise.all([listMembers(workspace.id), listPendingInvitations(workspace.id)]);
+  const [members, invitations, proven] = await Promise.all([listMembers(workspace.id), listPendingInvitations(workspace.id), provenMemberIds(workspace.id)]);
   const canManage = hasRole(me.role, "admin");
   const assignable = MEMBER_ROLES.filter((r) => r !== "owner" || me.role === "owner");
   return (
@@ -43,7 +44,14 @@ export default async function MembersPage() {
               <td className="py-2 pr-4 font-medium text-slate-900">
                 {m.name ?? "—"} {m.id === me.id ? <Badge tone="indigo">you</Badge> : null}
               </td>
-              <td className="py-2 pr-4">{m.email}</td>
+              <td className="py-2 pr-4">
+                {m.email}{" "}
+                {proven.has(m.id) ? null : (
+                  <span title="Nobody has shown this address belongs to this member: the invitation was captured (readable by admins) or handed over, not sent through a mail provider.">
+                    <Badge tone="amber">unproven</Badge>
+                  </span>
+                )}
+              </td>
               <td className="py-2 pr-4">
                 <Badge>{m.role}</Badge>
               </td>

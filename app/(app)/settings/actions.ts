@@ -7,6 +7,7 @@ import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
 import { removePasskey, removePasskeyInput, signOutEverywhere } from "@/lib/passkeys/passkeys";
 import { renameWorkspace, renameWorkspaceInput } from "@/lib/workspaces/rename-workspace";
 import { currentSessionToken } from "@/lib/auth/session-token";
+import { proveEmail, proveEmailInput, requestEmailProof } from "@/lib/members/email-proof";
 
 /** Ends this browser's session. */
 export async function signOutAction(): Promise<void> {
@@ -37,5 +38,22 @@ export async function renameWorkspaceAction(_prev: ActionState, form: FormData):
     const row = await renameWorkspace(member, input);
     revalidatePath("/", "layout");
     return { ok: true, message: `Workspace renamed to ${row.name}.` };
+  });
+}
+
+/** Mails a one-time code to the signed-in person's address (through the mail provider only). */
+export async function requestEmailProofAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("viewer", "prove your email address", z.object({}), form, async ({ user }) => {
+    const { email } = await requestEmailProof(user.id);
+    return { ok: true, message: `A code was mailed to ${email}: enter it below within 15 minutes.` };
+  });
+}
+
+/** Proves the signed-in person's address with the code from that mail. */
+export async function proveEmailAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("viewer", "prove your email address", proveEmailInput, form, async ({ user }, input) => {
+    await proveEmail(user.id, input);
+    revalidatePath("/", "layout");
+    return { ok: true, message: "Your email address is proven." };
   });
 }

@@ -7,7 +7,9 @@ import { ActionForm } from "../_components/action-form";
 import { hasRole } from "@/lib/members/roles";
 import { Badge, Card, Field, PageHeader, Table, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
 import { Time } from "../_components/time";
-import { removePasskeyAction, renameWorkspaceAction, signOutEverywhereAction } from "./actions";
+import { proveEmailAction, removePasskeyAction, renameWorkspaceAction, requestEmailProofAction, signOutEverywhereAction } from "./actions";
+import { isEmailProven } from "@/lib/members/email-proof";
+import { configuredTransport } from "@/lib/mail/send-mail";
 import { PreemptFloorCard } from "./preempt-floor-card";
 import { TimeZoneCard } from "./time-zone-card";
 import { TaintSettingsCard } from "./taint-card";
@@ -18,6 +20,8 @@ export default async function SettingsPage() {
   const { user, member, workspace } = await requireMember();
   const passkeys = await listPasskeys(user.id);
   const confirmed = await isRecentlyAuthenticated(user.id, await currentSessionToken());
+  const emailProven = await isEmailProven(user.id);
+  const canMailCode = configuredTransport() !== null;
   return (
     <>
       <PageHeader title="Settings" description="Your workspace, your account and your passkeys." />
@@ -59,7 +63,9 @@ export default async function SettingsPage() {
           </div>
           <div>
             <dt className="text-slate-600">Email</dt>
-            <dd className="text-slate-900">{user.email}</dd>
+            <dd className="text-slate-900" data-testid="my-email">
+              {user.email} {emailProven ? <Badge tone="green">proven</Badge> : <Badge tone="amber">unproven</Badge>}
+            </dd>
           </div>
           <div>
             <dt className="text-slate-600">Role</dt>
@@ -68,6 +74,26 @@ export default async function SettingsPage() {
             </dd>
           </div>
         </dl>
+        {emailProven ? null : (
+          <div className="mt-4 text-sm text-slate-700" data-testid="email-proof">
+            {canMailCode ? (
+              <>
+                <p className="mb-3">Nobody has proven that this address is yours yet (your invitation was not sent through a mail provider). Prove it with a code mailed to it.</p>
+                <ActionForm action={requestEmailProofAction} submit="Mail me a code" submitClassName={secondaryButtonClass} />
+                <ActionForm action={proveEmailAction} submit="Prove" className="mt-3 grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
+                  <Field label="Code from the mail" name="email-code">
+                    <input id="email-code" name="code" required inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className={inputClass} />
+                  </Field>
+                </ActionForm>
+              </>
+            ) : (
+              <p>
+                This address is unproven: mail here is only captured (no mail provider), and admins can read captured mail, so neither an invitation link nor a code could show that
+                the address is yours. Once an operator configures a mail provider, you can prove it here with a code.
+              </p>
+            )}
+          </div>
+        )}
       </Card>
       <Card title="Passkeys" id="passkeys">
         <p className="mb-4 text-sm text-slate-700">

@@ -5,6 +5,7 @@ import { requireMember } from "@/lib/auth/current-member";
 import { hasRole } from "@/lib/members/roles";
 import { listMembers, memberActor } from "@/lib/members/memberships";
 import { getApproval } from "@/lib/approvals/approvals";
+import { decisionPasskeys } from "@/lib/approvals/decide-with-passkey";
 import { listAgents } from "@/lib/agents/list-agents";
 import { AppError } from "@/lib/errors";
 import { Badge, Card, PageHeader, linkClass } from "../../_components/ui";
@@ -33,6 +34,7 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
   ]);
   const who = new Map(people.map((p) => [p.id, p.name ?? p.email]));
   const agentName = new Map(agents.items.map((g) => [g.id, g.name]));
+  const passkeys = await decisionPasskeys(workspace.id, a.id);
   return (
     <>
       <PageHeader title={a.summary} description={<code className="font-mono text-xs">{a.id}</code>}>
@@ -83,7 +85,12 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
               {a.decisions.map((d) => (
                 <li key={d.member_id}>
                   {who.get(d.member_id) ?? `${d.member_id} (removed member)`} {d.decision === "approve" ? "approved" : "denied"} <Time at={new Date(d.decided_at)} />
-                  {d.note ? `: “${d.note}”` : ""}
+                  {d.note ? `: “${d.note}”` : ""}{" "}
+                  {passkeys.has(d.member_id) ? (
+                    <span title={`Passkey ${passkeys.get(d.member_id)}`}>
+                      <Badge tone="green">confirmed with a passkey</Badge>
+                    </span>
+                  ) : null}
                 </li>
               ))}
             </ul>

@@ -1,0 +1,80 @@
+"use client";
+
+import { useState, type FormEvent, type ReactNode } from "react";
+import { useRouter } from "next/navigation";
+import { startAuthentication } from "@simplewebauthn/browser";
+import type { ActionState } from "@/lib/auth/member-action";
+import { ActionMessage } from "../_components/action-form";
+import { buttonClass } from "../_components/ui";
+import { decideApprovalAction, startDecisionAction } from "./actions";
+
+/** Why the browser's passkey prompt did not produce an assertion, in words. */
+function ceremonyError(err: unknown): string {
+  const name = err instanceof Error ? err.name : "";
+  if (name === "NotAllowedError" || name === "AbortError") return "The passkey prompt was cancelled or timed out: nothing was recorded.";
+  if (name === "NotSupportedError") return "This browser cannot use passkeys: deciding needs one.";
+  return `Your passkey could not be used (${err instanceof Error ? err.message : "unknown error"}): nothing was recorded.`;
+}
+
+/**
+ * Approve or deny: each decision is a fresh act, so submitting asks the server for a challenge
+ * bound to this approval and verdict, runs the passkey prompt (user verification required), and
+ * sends the assertion with the decision. Any failure says what happened and records nothing.
+ */
+export function DecideForm({
+  approvalId,
+  decision,
+  submit,
+  submitClassName = buttonClass,
+  className,
+  children,
+}: {
+  approvalId: string;
+  decision: "approve" | "deny";
+  submit: ReactNode;
+  submitClassName?: string;
+  className?: string;
+  children?: ReactNode;
+}) {
+  const router = useRouter();
+  const [state, setState] = useState<ActionState<unknown>>(null);
+  const [busy, setBusy] = useState<null | "passkey" | "saving">(null);
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy("passkey");
+    setState(null);
+    try {
+      const started = await startDecisionAction({ approval_id: approvalId, decision });
+      if (!started?.ok || !started.data) {
+        setState(started ?? { ok: false, error: "The decision could not be started: reload the page and try again." });
+        return;
+      }
+      let assertion: unknown;
+      try {
+        assertion = await startAuthentication(started.data);
+      } catch (err) {
+        setState({ ok: false, error: ceremonyError(err) });
+        return;
+      }
+      setBusy("saving");
+      form.set("approval_id", approvalId);
+      form.set("decision", decision);
+      form.set("assertion", JSON.stringify(assertion));
+      const result = await decideApprovalAction(null, form);
+      setState(result);
+      if (result?.ok) router.refresh();
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <form onSubmit={onSubmit} className={className} data-decision={decision}>
+      {children}
+      <button type="submit" className={submitClassName} disabled={busy !== null} aria-disabled={busy !== null}>
+        {busy === "passkey" ? "Confirm with your passkey…" : busy === "saving" ? "Working…" : submit}
+      </button>
+      <ActionMessage state={state} />
+    </form>
+  );
+}
