@@ -42,3 +42,23 @@ export async function decideConsent(req: Request): Promise<string> {
   if (!row) throw new AppError("unauthorized", "Sign in (as a member of the workspace you chose) and try again.");
   return grantConsent(row.member, token, query, { agentId: form.get("agent_id") ?? "", scopes: form.getAll("scope") });
 }
+
+/**
+ * The consent page again, for the request the form carried, with what went wrong as a code
+ * (`consent_error`): the page words it, so a crafted link cannot put text of its choosing there.
+ */
+export function consentErrorPage(formBody: string, err: unknown): string | null {
+  if (!(err instanceof AppError) || formBody.length > MAX_FORM_BYTES) return null;
+  const query = new URLSearchParams(new URLSearchParams(formBody).get("request") ?? "");
+  query.set("consent_error", err.code);
+  return `/oauth/authorize?${query.toString()}`;
+}
+
+/** How the consent page words each `consent_error`. */
+export const CONSENT_ERRORS: Record<string, string> = {
+  forbidden: "Not allowed: connecting an application needs an admin or owner of this workspace, with a passkey confirmed in the last 5 minutes. Confirm with your passkey and try again.",
+  unauthorized: "Your session has ended. Sign in again and retry.",
+  not_found: "That agent is not in this workspace any more. Choose another.",
+  validation_failed: "Choose at least one permission, and only ones the application asked for.",
+  invalid_request: "This request can no longer be used. Go back to the application and connect again.",
+};
