@@ -3,6 +3,7 @@ import { queryable } from "../../db/transaction";
 import { oauthClients, type OAuthClientRow } from "../../db/schema";
 import { publicOrigin } from "../config/public-url";
 import { mcpResource, OAUTH_SCOPES } from "./metadata";
+import { isMetadataDocumentUrl, resolveMetadataClient, type FetchOptions } from "./client-metadata-document";
 
 /** An authorization request that passed every check: what the consent page shows and the code binds. */
 export type AuthorizeParams = {
@@ -49,13 +50,18 @@ export async function findClient(clientId: string): Promise<OAuthClientRow | nul
  * redirected), then everything else (an error there goes back to the client with its state).
  * PKCE with S256 and the resource (this MCP server) are required.
  */
-export async function checkAuthorizeRequest(query: URLSearchParams): Promise<AuthorizeCheck> {
+export async function checkAuthorizeRequest(query: URLSearchParams, fetchOptions: FetchOptions = {}): Promise<AuthorizeCheck> {
   for (const name of SINGLE) {
     if (query.getAll(name).length > 1) return { ok: false, problem: `The request repeats the ${name} parameter.` };
   }
   const clientId = query.get("client_id");
   if (!clientId) return { ok: false, problem: "The request names no client (client_id is missing)." };
-  const client = await findClient(clientId);
+  let client: OAuthClientRow | null;
+  if (isMetadataDocumentUrl(clientId)) {
+    const resolved = await resolveMetadataClient(clientId, fetchOptions);
+    if ("problem" in resolved) return { ok: false, problem: resolved.problem };
+    client = resolved.client;
+  } else client = await findClient(clientId);
   if (!client) return { ok: false, problem: "This client is not registered here. Ask the application to register again (its registration may have been removed)." };
   const asked = query.get("redirect_uri");
   const redirectUri = asked ?? (client.redirectUris.length === 1 ? client.redirectUris[0]! : null);
