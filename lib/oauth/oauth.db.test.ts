@@ -262,7 +262,10 @@ describe("remote MCP with OAuth 2.1", () => {
     const base = provider.authorizationUrl!;
     const variant = (change: Record<string, string | null>) => {
       const u = new URL(base);
-      for (const [k, v] of Object.entries(change)) v === null ? u.searchParams.delete(k) : u.searchParams.set(k, v);
+      for (const [k, v] of Object.entries(change)) {
+        if (v === null) u.searchParams.delete(k);
+        else u.searchParams.set(k, v);
+      }
       return u;
     };
     // Shown to the person (no redirect): an unknown client, a redirect URI it did not register.
