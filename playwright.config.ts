@@ -26,6 +26,8 @@ const OWN_SERVER = [
   { name: "web-console", spec: /web-console\.spec\.ts/, port: PORT + 30 },
   // Every page checked for accessibility and for a phone's width; it starts from first run.
   { name: "every-page", spec: /every-page\.spec\.ts/, port: PORT + 44 },
+  // An MCP client connecting by URL with OAuth; the owner consents from first run.
+  { name: "mcp-oauth", spec: /mcp-oauth\.spec\.ts/, port: PORT + 46 },
   {
     name: "microsoft-calendar",
     spec: /microsoft-calendar\.spec\.ts/,

@@ -192,6 +192,21 @@ test("every page of the web app, signed in as the owner", async () => {
     [`/webhooks/${ids.endpoint}`, "/webhooks/[id]"],
   ];
   for (const [url, pattern] of pages) await check(page, url, pattern);
+  // The OAuth consent page, for a client that just registered itself (and for an unknown client).
+  const registered = await page.request.post("/api/oauth/register", { data: { client_name: "Every Page Client", redirect_uris: ["http://127.0.0.1:9/cb"] } });
+  expect(registered.status()).toBe(201);
+  const consent = new URLSearchParams({
+    client_id: (await registered.json()).client_id,
+    redirect_uri: "http://127.0.0.1:9/cb",
+    response_type: "code",
+    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    code_challenge_method: "S256",
+    resource: new URL("/api/mcp", page.url()).toString(),
+    scope: "calendar mail",
+    state: "every-page",
+  });
+  await check(page, `/oauth/authorize?${consent}`, "/oauth/authorize");
+  await check(page, "/oauth/authorize?client_id=oac_unknown", "/oauth/authorize");
 });
 
 test("every page of the docs", async ({ browser }) => {

@@ -39,6 +39,7 @@ export const ID_PREFIXES = {
   messageClaim: "mclm",
   eventStream: "evs",
   capturedEffect: "cap",
+  oauthClient: "oac",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

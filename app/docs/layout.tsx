@@ -11,6 +11,7 @@ const NAV = [
   { href: "/docs/handoffs", label: "Handoffs" },
   { href: "/docs/calendar-sync", label: "Calendar sync" },
   { href: "/docs/events", label: "Live events" },
+  { href: "/docs/mcp", label: "Connect an MCP client" },
   { href: "/docs/deploy", label: "Deploy checklist" },
 ];
 

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { isSetupOpen } from "@/lib/auth/setup-status";
 import { currentMember } from "@/lib/auth/current-member";
+import { safeNext } from "@/lib/auth/safe-next";
 import { AuthShell } from "../_passkeys/auth-shell";
 import { SignInWithPasskey } from "../_passkeys/passkey-button";
 
@@ -14,10 +15,10 @@ const ERRORS: Record<string, string> = {
   Verification: "The passkey could not be verified. Try again.",
 };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; next?: string }> }) {
   if (await isSetupOpen()) redirect("/setup");
-  if (await currentMember()) redirect("/overview");
-  const { error } = await searchParams;
+  const { error, next } = await searchParams;
+  if (await currentMember()) redirect(safeNext(next));
   return (
     <AuthShell title="Sign in">
       <p className="mb-4 text-sm text-slate-700">Use the passkey you created for AgentDraft. Your browser offers the ones it holds for this site.</p>
@@ -26,7 +27,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           {ERRORS[error] ?? "Sign-in failed. Try again."}
         </p>
       ) : null}
-      <SignInWithPasskey redirectTo="/overview" />
+      <SignInWithPasskey redirectTo={safeNext(next)} />
       <p className="mt-6 text-sm text-slate-600">
         New here? Members join by invitation: ask a workspace admin. <Link className="font-medium text-indigo-700 underline underline-offset-2" href="/">About AgentDraft</Link>
       </p>

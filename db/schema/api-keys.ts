@@ -23,6 +23,8 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /** Set for a grant to an OAuth client (db/schema/oauth.ts): the key acts through that client's tokens only. */
+    oauthClientId: text("oauth_client_id"),
   },
   (t) => [
     uniqueIndex("api_keys_hash_key").on(t.hash),

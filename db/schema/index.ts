@@ -39,3 +39,4 @@ export * from "./captured-effects";
 export * from "./agent-taints";
 export * from "./decision-challenges";
 export * from "./email-proofs";
+export * from "./oauth";

@@ -52,8 +52,8 @@ export type Admitted = {
  * key is still looked up every time, so a revocation takes effect on the next request. The key's
  * limit state goes into `headers`.
  */
-export async function admitRequest(req: Request, headers: Headers, idempotencyKey: string | null = null): Promise<Admitted> {
-  const door = prepareDoor(req, idempotencyKey);
+export async function admitRequest(req: Request, headers: Headers, idempotencyKey: string | null = null, opts: { accessTokens?: boolean } = {}): Promise<Admitted> {
+  const door = prepareDoor(req, idempotencyKey, undefined, opts.accessTokens);
   const { rows } = await executeFixed<{ out: AdmitRow | string | null }>(await getDb(), sql`select ${door.call} as out`);
   return settleDoor(door, rows[0]?.out ?? null, headers);
 }
@@ -81,9 +81,9 @@ export function deferDoor(req: Request): (Admitted & { door: DeferredDoor; settl
 type PreparedDoor = ReturnType<typeof prepareDoor>;
 
 /** The door's statement for this request (agentdraft_admit), its leased tokens spent first. */
-function prepareDoor(req: Request, idempotencyKey: string | null, hashed?: string) {
+function prepareDoor(req: Request, idempotencyKey: string | null, hashed?: string, accessTokens = false) {
   const traceId = readTraceId(req.headers);
-  const hash = hashed ?? hashKey(bearerKey(req.headers.get("authorization")));
+  const hash = hashed ?? hashKey(bearerKey(req.headers.get("authorization"), { accessTokens }));
   const e = env();
   const perKey = { rate: e.API_RATE_LIMIT_PER_SECOND, burst: e.API_RATE_LIMIT_BURST };
   const perWorkspace = { rate: e.API_WORKSPACE_RATE_LIMIT_PER_SECOND, burst: e.API_WORKSPACE_RATE_LIMIT_BURST };
@@ -103,7 +103,7 @@ function settleDoor(door: PreparedDoor, out: unknown, headers: Headers): Admitte
   if (!row || row.revoked) {
     dropLease(door.keyBucket);
     identities.delete(door.hash);
-    throw unauthorized(row ? "This API key has been revoked." : "This API key is not valid.");
+    throw unauthorized(row ? "This API key (or the OAuth grant behind this token) has been revoked." : "This API key is not valid, or this access token has expired.");
   }
   const wsBucket = `ws:${row.workspace_id}`;
   const limit = leasedOrTaken(door.keyLeased, door.keyBucket, row.key_tokens, row.key_allowed, row.key_granted, door.perKey);

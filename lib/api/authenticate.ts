@@ -22,12 +22,22 @@ export const LAST_USED_PRECISION_SECONDS = 60;
 export const unauthorized = (detail: string) =>
   new AppError("unauthorized", detail, {}, { "www-authenticate": 'Bearer realm="agentdraft"' });
 
-/** The API key of `Authorization: Bearer ad_...`, checked for shape before any query (401 otherwise). */
-export function bearerKey(authorization: string | null): string {
+/** An OAuth access token (lib/oauth): good only at the MCP server, the resource it was issued for. */
+const ACCESS_TOKEN_SHAPE = /^ad_at_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The API key of `Authorization: Bearer ad_...`, checked for shape before any query (401
+ * otherwise). With `accessTokens` (the MCP server), an OAuth access token is accepted too.
+ */
+export function bearerKey(authorization: string | null, opts: { accessTokens?: boolean } = {}): string {
   if (!authorization) throw unauthorized("Send your API key as `Authorization: Bearer ad_live_...`.");
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw unauthorized("The Authorization header must be `Bearer <API key>`.");
   const key = match[1]!;
+  if (ACCESS_TOKEN_SHAPE.test(key)) {
+    if (opts.accessTokens) return key;
+    throw unauthorized("OAuth access tokens are good only at the MCP server (/api/mcp), the resource they were issued for: use an API key here.");
+  }
   if (!looksLikeKey(key)) throw unauthorized("That is not an AgentDraft API key (they start with ad_live_ or ad_test_).");
   return key;
 }

@@ -7,6 +7,8 @@ import { problemResponse } from "../api/problem";
 import { newRequestId } from "../api/request-ids";
 import { readBody } from "../api/read-body";
 import { createMcpServer } from "./create-server";
+import { checkMcpOrigin } from "../oauth/mcp-origin";
+import { resourceMetadataUrl } from "../oauth/metadata";
 
 /**
  * POST /api/mcp: the Streamable HTTP transport in stateless mode. The bearer key is checked
@@ -17,7 +19,8 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   const headers = new Headers({ "x-request-id": requestId });
   try {
     await assertReadyToServe();
-    const { key, traceId } = await admitRequest(req, headers);
+    await checkMcpOrigin(req);
+    const { key, traceId } = await admitRequest(req, headers, null, { accessTokens: true });
     const parsedBody = await readMcpMessage(req);
 
     const server = createMcpServer({
@@ -40,6 +43,12 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
       await server.close();
     }
   } catch (err) {
+    if (err instanceof AppError && err.code === "unauthorized") {
+      // RFC 9728 §5.1: tell an OAuth client where to start (and, for a bad token, that it is one).
+      const tokenSent = req.headers.has("authorization") ? ', error="invalid_token"' : "";
+      headers.set("www-authenticate", `Bearer resource_metadata="${resourceMetadataUrl()}"${tokenSent}`);
+      return problemResponse(new AppError("unauthorized", err.message), requestId, headers);
+    }
     return problemResponse(err, requestId, headers);
   }
 }

@@ -1,0 +1,9 @@
+import { formEndpoint, preflight } from "@/lib/oauth/endpoint";
+import { revokeToken } from "@/lib/oauth/revoke-token";
+
+// POST /api/oauth/revoke — RFC 7009 token revocation (always 200)
+export const POST = formEndpoint(async (form) => {
+  await revokeToken(form);
+  return null;
+});
+export const OPTIONS = preflight;
