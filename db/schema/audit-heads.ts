@@ -2,8 +2,9 @@ import { bigint, pgTable, text } from "drizzle-orm/pg-core";
 import { workspaces } from "./workspaces";
 
 /**
- * The tip of each workspace's audit chain. Appending locks this row, so entries of one
- * workspace are chained one at a time, in commit order, with no gaps or forks.
+ * The tip of each workspace's audit chain. Sealing locks this row, so entries of one
+ * workspace are chained one sealer at a time, in commit order, with no gaps or forks, and no
+ * other workspace's sealer or reader waits on it.
  */
 export const auditHeads = pgTable("audit_heads", {
   workspaceId: text("workspace_id")
