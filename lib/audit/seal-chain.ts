@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { queryable, transaction } from "../../db/transaction";
-import type { Transaction } from "../../db/client";
-import { auditEntries, auditHeads, type AuditEntryRow } from "../../db/schema";
+import { queryable } from "../../db/transaction";
+import { jsonValue } from "../../db/row-json";
+import { auditEntries, type AuditEntryRow } from "../../db/schema";
 import { entryHash, GENESIS_HASH } from "./chain";
 import { scheduleWork } from "../jobs/schedule";
 import { scheduleCheckpoints } from "./checkpoints";
@@ -38,76 +38,75 @@ export async function sealAuditWork(workspaceId: string): Promise<{ sealed: numb
   return left ? { sealed: Math.max(sealed, 0), retryAt: new Date(Date.now() + SEAL_DEBOUNCE_MS) } : { sealed: Math.max(sealed, 0) };
 }
 
+type Head = { seq: number; hash: string };
+
 /**
- * Locks a workspace's chain head (its `audit_heads` row, created at genesis if need be): the
- * workspace's sealers run one at a time, and no other workspace's sealer or reader waits on it.
- * With `wait`, waits for a sealer of this workspace that is running; else returns null at once.
+ * One sealing attempt for a workspace, in two statements and no lock held between them (never
+ * across a round trip): (1) read its head and its committed unsealed entries, in insertion order,
+ * in one snapshot (an open transaction's entries are invisible, an aborted one's never visible);
+ * hash them; (2) in one statement, move the head from exactly what was read (compare-and-set on
+ * the workspace's `audit_heads` row, created at genesis if need be) and chain the entries, or
+ * change nothing when another sealer of this workspace moved the head first. A workspace's
+ * sealers thus take turns on its head row only: no other workspace ever waits on them.
+ * Returns how many were chained, or null when another sealer won.
  */
-async function lockHead(tx: Transaction, workspaceId: string, wait: boolean): Promise<{ seq: number; hash: string } | null> {
-  if (wait) {
-    const [head] = await tx
-      .insert(auditHeads)
-      .values({ workspaceId, seq: 0, hash: GENESIS_HASH })
-      .onConflictDoUpdate({ target: auditHeads.workspaceId, set: { seq: sql`${auditHeads.seq}` } })
-      .returning();
-    return head!;
-  }
-  const { rows } = await tx.execute<{ seq: string; hash: string }>(
-    sql`select seq::text, hash from audit_heads where workspace_id = ${workspaceId} for update skip locked`,
+async function sealOnce(workspaceId: string, batch: number): Promise<number | null> {
+  const q = await queryable();
+  const rows = await q
+    .select({ entry: auditEntries, head: sql<Head | null>`(select json_build_object('seq', h.seq, 'hash', h.hash) from audit_heads h where h.workspace_id = ${workspaceId})` })
+    .from(auditEntries)
+    .where(and(eq(auditEntries.workspaceId, workspaceId), isNull(auditEntries.hash)))
+    .orderBy(asc(auditEntries.position))
+    .limit(batch);
+  if (rows.length === 0) return 0;
+  const read = jsonValue<Head | null>(rows[0]!.head);
+  let { seq, hash: prev } = read ? { seq: Number(read.seq), hash: read.hash } : { seq: 0, hash: GENESIS_HASH };
+  const chained = rows.map(({ entry: e }: { entry: AuditEntryRow }) => {
+    const entry = { ...e, seq: ++seq };
+    const hash = entryHash(prev, entry);
+    const link = { id: e.id, seq: entry.seq, prevHash: prev, hash };
+    prev = hash;
+    return link;
+  });
+  const values = sql.join(
+    chained.map((c) => sql`(${c.id}, ${c.seq}::bigint, ${c.prevHash}, ${c.hash})`),
+    sql`, `,
   );
-  if (rows[0]) return { seq: Number(rows[0].seq), hash: rows[0].hash };
-  const [created] = await tx.insert(auditHeads).values({ workspaceId, seq: 0, hash: GENESIS_HASH }).onConflictDoNothing().returning();
-  return created ?? null; // there is a head, and another sealer holds it
+  const moved = read
+    ? sql`update audit_heads set seq = ${seq}, hash = ${prev} where workspace_id = ${workspaceId} and seq = ${Number(read.seq)} and hash = ${read.hash} returning 1`
+    : sql`insert into audit_heads (workspace_id, seq, hash) values (${workspaceId}, ${seq}, ${prev}) on conflict do nothing returning 1`;
+  const { rows: out } = await q.execute<{ won: number; n: number }>(sql`
+    with h as (${moved}),
+    sealed as (
+      update audit_entries as a set seq = v.seq, prev_hash = v.prev_hash, hash = v.hash
+      from (values ${values}) as v(id, seq, prev_hash, hash)
+      where a.id = v.id and a.workspace_id = ${workspaceId} and a.hash is null and exists (select 1 from h)
+      returning a.id)
+    select (select count(*) from h)::int as won, (select count(*) from sealed)::int as n`);
+  if (Number(out[0]!.won) === 0) return null;
+  // Cannot happen (the head had not moved, so no entry read was sealed since): said loudly if it does.
+  if (Number(out[0]!.n) !== chained.length) console.error(`[audit] sealing ${workspaceId}: moved the head over ${chained.length} entries but chained ${out[0]!.n}`);
+  return chained.length;
 }
 
 /**
  * Chains one workspace's committed entries (the Trillian/Tessera split of sequencing from
- * integration). Under the workspace's head lock, a fresh statement sees exactly the entries
- * whose transactions have committed (an open transaction's are invisible, an aborted one's never
- * visible): those get the workspace's next `seq`, `prev_hash` and `hash`, in insertion order, and
- * the head moves. Entries of a transaction that commits later are chained by a later sealer,
+ * integration): they get the workspace's next `seq`, `prev_hash` and `hash`, in insertion order,
+ * and the head moves. Entries of a transaction that commits later are chained by a later sealer,
  * after these: the chain is in the order entries became final, and no open transaction, in this
  * workspace or any other, holds back what has committed. Returns how many were chained, or -1
- * when another sealer of this workspace was running (without `wait`).
+ * when another sealer of this workspace got there first (without `wait`; with it, tries again
+ * until what had committed when it was called is chained).
  */
 export async function sealWorkspaceChain(workspaceId: string, opts: { wait?: boolean; batch?: number } = {}): Promise<number> {
   const batch = opts.batch ?? 2000;
   let total = 0;
   for (;;) {
-    const sealed = await transaction(async (tx) => {
-      const head = await lockHead(tx, workspaceId, opts.wait ?? false);
-      if (!head) return -1;
-      // A statement after the lock: its snapshot sees the previous sealer's work and every entry committed by now.
-      const pending = await tx
-        .select()
-        .from(auditEntries)
-        .where(and(eq(auditEntries.workspaceId, workspaceId), isNull(auditEntries.hash)))
-        .orderBy(asc(auditEntries.position))
-        .limit(batch);
-      if (pending.length === 0) return 0;
-      let { seq, hash: prev } = head;
-      const chained = pending.map((e: AuditEntryRow) => {
-        const entry = { ...e, seq: ++seq };
-        const hash = entryHash(prev, entry);
-        const link = { id: e.id, seq: entry.seq, prevHash: prev, hash };
-        prev = hash;
-        return link;
-      });
-      const values = sql.join(
-        chained.map((c) => sql`(${c.id}, ${c.seq}::bigint, ${c.prevHash}, ${c.hash})`),
-        sql`, `,
-      );
-      // The entries and the head in one statement.
-      await tx.execute(sql`
-        with sealed as (
-          update audit_entries as a set seq = v.seq, prev_hash = v.prev_hash, hash = v.hash
-          from (values ${values}) as v(id, seq, prev_hash, hash) where a.id = v.id and a.workspace_id = ${workspaceId}
-          returning a.id)
-        update audit_heads set seq = ${seq}, hash = ${prev}
-        where workspace_id = ${workspaceId}`);
-      return pending.length;
-    });
-    if (sealed < 0) return total > 0 ? total : -1;
+    const sealed = await sealOnce(workspaceId, batch);
+    if (sealed === null) {
+      if (!opts.wait) return total > 0 ? total : -1;
+      continue; // another sealer moved the head: read again (what it left, it left for us)
+    }
     total += sealed;
     if (sealed < batch) return total;
   }
@@ -127,8 +126,8 @@ export async function sealAuditChain(batch = 2000): Promise<number> {
 
 /**
  * Before a read that shows a workspace's chained entries (the list, the export, verification, a
- * trace, a note's answer): seals what that workspace has committed, waiting for its running
- * sealer instead of returning at once, so a reader never misses entries that were final before it
- * asked. Only this workspace's sealers are waited for: another tenant's flood is not.
+ * trace, a note's answer): seals what that workspace has committed, trying again when another
+ * sealer of it got there first, so a reader never misses entries that were final before it asked.
+ * Only this workspace's sealers are waited for: another tenant's flood is not.
  */
 export const sealBeforeRead = (workspaceId: string): Promise<number> => sealWorkspaceChain(workspaceId, { wait: true });

@@ -289,6 +289,30 @@ describe("GET /v1/events", () => {
   });
 });
 
+describe("cursors of the previous design, (txid, seq)", () => {
+  it("resumes right after the event a legacy cursor names, over events written before positions existed", async () => {
+    const { workspace } = await newWorkspace();
+    const { key } = await newKey(workspace.id);
+    for (let n = 1; n <= 4; n++) await emit(workspace.id, "hold.created", null, { n });
+    // As before the migration: no positions, no head (the first read numbers them, in (txid, seq) order).
+    const db = await getDb();
+    await db.execute(sql`update webhook_events set position = null where workspace_id = ${workspace.id}`);
+    await db.execute(sql`delete from event_stream_heads where workspace_id = ${workspace.id}`);
+    const { rows } = await db.execute<{ p: string }>(
+      sql`select txid::text || '.' || seq::text as p from webhook_events where workspace_id = ${workspace.id} and data->>'n' = '2'`,
+    );
+    const legacy = rows[0]!.p;
+
+    const ac = new AbortController();
+    const res = await openStream(url(), key, { lastEventId: legacy, signal: ac.signal });
+    expect(res.status).toBe(200);
+    setTimeout(() => void emit(workspace.id, "hold.created", null, { n: 5 }), 50);
+    const { events } = await readUntil(res, ac, (evs) => evs.some((e) => e.data.n === 5));
+    expect(events.map((e) => e.data.n)).toEqual([3, 4, 5]);
+    expectStrictlyIncreasing(events);
+  });
+});
+
 describe.runIf(onPostgres)("the stream's order over transactions that commit out of sequence", () => {
   it("gives an event committed after an older open transaction's at once, and the older one, after it commits, next", async () => {
     const { readEvents } = await import("./read-events");

@@ -25,10 +25,10 @@ export async function sealWorkspace(workspaceId: string, ms = 15_000): Promise<v
 }
 
 /**
- * Keeps this workspace's audit entries unsealed by anyone else until the returned release: an
- * open transaction on another connection holds the workspace's chain head (its `audit_heads`
- * row), so other files' sealers skip it (one shared database). A reader of this workspace would
- * wait for the release. On PGlite each file has its own database and one connection: nothing to hold.
+ * Keeps this workspace's audit entries unsealed until the returned release: an open transaction
+ * on another connection locks the workspace's chain head (its `audit_heads` row), so a sealer of
+ * the workspace (a background run) waits for the release. On PGlite there is one connection, and
+ * no background sealer runs in a test: nothing to hold.
  */
 export async function holdBackSealing(workspaceId: string): Promise<() => Promise<void>> {
   if (process.env.AGENTDRAFT_TEST_DB === "pglite") return async () => {};
