@@ -45,7 +45,7 @@ export async function addAgentNote(actor: Actor, n: AgentNoteInput): Promise<Aud
       },
     ]),
   );
-  await sealBeforeRead();
+  await sealBeforeRead(actor.workspaceId);
   const [sealed] = await (await queryable()).select().from(auditEntries).where(eq(auditEntries.id, entry!.id));
   return sealed ?? entry!;
 }

@@ -35,7 +35,7 @@ export function actorId(actor: Actor): string {
 export async function appendAudit(tx: Transaction, inputs: AuditInput[]): Promise<AuditEntryRow[]> {
   if (inputs.length === 0) return [];
   const at = new Date();
-  scheduleSeal(at);
+  for (const workspaceId of new Set(inputs.map((i) => i.actor.workspaceId))) scheduleSeal(workspaceId, at);
   return tx
     .insert(auditEntries)
     .values(

@@ -140,12 +140,14 @@ describe("the database keeps the trail append-only", () => {
 describe("sealing", () => {
   it("chains entries after their transactions commit; a sealed entry, or an unsealed one's content, cannot change", async () => {
     const db = await getDb();
+    const { workspace } = await newWorkspace();
+    await sealWorkspace(workspace.id);
     // Another file's sealer (one shared database) would chain the entry at any moment: held back while we look.
-    const release = await holdBackSealing();
+    const release = await holdBackSealing(workspace.id);
     let unsealed: typeof auditEntries.$inferSelect | undefined;
     try {
-      const { workspace } = await newWorkspace();
-      [unsealed] = await db.select().from(auditEntries).where(eq(auditEntries.workspaceId, workspace.id));
+      const agent = await newAgent(workspace.id);
+      [unsealed] = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.resourceId, agent.id)));
       expect(unsealed).toMatchObject({ seq: null, hash: null, prevHash: null });
       await expect(db.execute(sql`update audit_entries set summary = '{"name":"forged"}'::jsonb where id = ${unsealed!.id}`)).rejects.toThrow();
       await expect(
@@ -155,9 +157,11 @@ describe("sealing", () => {
       await release();
     }
 
-    await sealWorkspace(unsealed!.workspaceId);
+    await sealWorkspace(workspace.id);
+    const [first] = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.seq, 1)));
     const [sealed] = await db.select().from(auditEntries).where(eq(auditEntries.id, unsealed!.id));
-    expect(sealed).toMatchObject({ seq: 1, prevHash: GENESIS_HASH, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(first).toMatchObject({ prevHash: GENESIS_HASH });
+    expect(sealed).toMatchObject({ seq: 2, prevHash: first!.hash, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     await expect(db.execute(sql`update audit_entries set hash = ${"0".repeat(64)} where id = ${unsealed!.id}`)).rejects.toThrow();
     // Sealing again leaves a sealed entry as it is (its count would include other files' entries: one database).
     await sealAuditChain();

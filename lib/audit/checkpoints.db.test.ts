@@ -145,7 +145,7 @@ describe("signed checkpoints anchor the audit chain", () => {
     expect(await due()).toHaveLength(0);
 
     await newAgent(workspace.id, "later");
-    await sealAuditWork();
+    await sealAuditWork(workspace.id);
     await sealWorkspace(workspace.id); // the job's run may have found another file's sealer busy (one database): sealed by now
     const [next] = await due();
     const [latest] = await db.select().from(auditCheckpoints).where(eq(auditCheckpoints.workspaceId, workspace.id));

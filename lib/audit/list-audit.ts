@@ -23,7 +23,7 @@ function conditions(workspaceId: string, f: AuditFilters): SQL[] {
 
 /** Newest first, in chain order; `starting_after` names an entry id. Seals what is pending first. */
 export async function listAudit(workspaceId: string, f: AuditFilters & Pagination) {
-  await sealBeforeRead();
+  await sealBeforeRead(workspaceId);
   const q = await queryable();
   const where = conditions(workspaceId, f);
   if (f.starting_after) {
@@ -44,7 +44,7 @@ export async function listAudit(workspaceId: string, f: AuditFilters & Paginatio
 
 /** Every matching entry, oldest first, fetched in batches as the consumer reads. */
 export async function* iterateAudit(workspaceId: string, f: AuditFilters, batch = 500): AsyncGenerator<AuditEntryRow> {
-  await sealBeforeRead();
+  await sealBeforeRead(workspaceId);
   const q = await queryable();
   let after = 0;
   for (;;) {

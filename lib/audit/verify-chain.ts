@@ -39,7 +39,7 @@ const BATCH = 1000;
  * rewrite of the whole chain, or a cut of its newest entries, is caught.
  */
 export async function verifyChain(workspaceId: string, opts: { checkpoint?: string } = {}): Promise<ChainVerification> {
-  await sealBeforeRead();
+  await sealBeforeRead(workspaceId);
   const q = await queryable();
   const [head] = await q.select().from(auditHeads).where(eq(auditHeads.workspaceId, workspaceId));
   const tip = head ?? { seq: 0, hash: GENESIS_HASH };

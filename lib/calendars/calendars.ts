@@ -22,7 +22,7 @@ export async function createCalendar(actor: Actor, input: z.input<typeof createC
     sql`c as (insert into calendars (id, workspace_id, name, description, timezone)
               values (${newId("calendar")}, ${actor.workspaceId}, ${name}, ${description ?? null}, ${timezone}) returning *)`,
   );
-  await scheduleSeal(new Date());
+  await scheduleSeal(actor.workspaceId, new Date());
   return rowFromJson(calendars, out);
 }
 

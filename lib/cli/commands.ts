@@ -212,7 +212,7 @@ export const COMMANDS: Record<string, Command> = {
     run: async (flags) => {
       const ws = await getWorkspace(required(flags, "workspace", COMMANDS["audit checkpoints"]!.usage));
       if (flags.sign) {
-        await sealBeforeRead();
+        await sealBeforeRead(ws.id);
         await signCheckpoint(ws.id);
       }
       const { items } = await listCheckpoints(ws.id, { limit: 100 });

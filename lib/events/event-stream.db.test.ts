@@ -9,7 +9,9 @@ import { transaction } from "../../db/transaction";
 import { operatorActor } from "../actor";
 import { resetEnvCache } from "../config/env";
 import { emitEvent, type EventType } from "./emit-event";
-import { compare, parsePosition } from "./read-events";
+import { compare, parsePosition as parseGiven, type StreamPosition } from "./read-events";
+
+const parsePosition = (value: string) => parseGiven(value) as StreamPosition;
 
 const LIMITS = { EVENTS_STREAMS_PER_KEY: "3", EVENTS_STREAM_MAX_SECONDS: "60", EVENTS_HEARTBEAT_SECONDS: "1", EVENTS_POLL_INTERVAL_MS: "100" };
 Object.assign(process.env, LIMITS);
@@ -60,13 +62,14 @@ async function readUntil(res: Response, abort: AbortController, done: (events: R
 
 async function committedEventIds(workspaceId: string): Promise<string[]> {
   const db = await getDb();
-  const { rows } = await db.execute<{ id: string }>(sql`select id from webhook_events where workspace_id = ${workspaceId} order by txid, seq`);
+  await db.execute(sql`select agentdraft_event_head(${workspaceId})`); // numbers what has committed
+  const { rows } = await db.execute<{ id: string }>(sql`select id from webhook_events where workspace_id = ${workspaceId} order by position`);
   return rows.map((r) => r.id);
 }
 
 async function lastPosition(workspaceId: string): Promise<string> {
   const db = await getDb();
-  const { rows } = await db.execute<{ p: string }>(sql`select txid::text || '.' || seq::text as p from webhook_events where workspace_id = ${workspaceId} order by txid desc, seq desc limit 1`);
+  const { rows } = await db.execute<{ p: string }>(sql`select agentdraft_event_head(${workspaceId})::text as p`);
   return rows[0]!.p;
 }
 
@@ -222,7 +225,7 @@ describe("GET /v1/events", () => {
       expect(comments).toContain("heartbeat");
       expect(comments.at(-1)).toMatch(/^closing after 3 s; reconnect with Last-Event-ID/);
       expect(blocks.filter((b) => b.data).map((b) => JSON.parse(b.data!).data)).toEqual([{ n: 1 }]);
-      expect(blocks[0]!.id).toMatch(/^\d+\.-?\d+$/); // resumable even before the first event
+      expect(blocks[0]!.id).toMatch(/^\d+$/); // resumable even before the first event
       expect(await openSlots(apiKey.id)).toBe(0);
     } finally {
       process.env.EVENTS_STREAM_MAX_SECONDS = LIMITS.EVENTS_STREAM_MAX_SECONDS;
@@ -259,8 +262,10 @@ describe("GET /v1/events", () => {
     const first = await readUntil(await openStream(url(), key, { signal: abort.signal }), abort, (_, position) => position !== undefined);
     const head = parsePosition(first.position!);
     await expect.poll(() => openSlots(apiKey.id), { timeout: 5_000 }).toBe(0);
-    const future = `${BigInt(head.txid) + 1_000_000n}.3`;
-    for (const opened of [openStream(url(), key, { lastEventId: future }), openStream(url(), key, { query: `after=${future}` })]) {
+    const future = `${BigInt(head.position) + 1_000_000n}`;
+    // And a cursor of the previous design, (txid, seq), past its horizon.
+    const legacyFuture = `${2n ** 62n}.3`;
+    for (const opened of [openStream(url(), key, { lastEventId: future }), openStream(url(), key, { query: `after=${future}` }), openStream(url(), key, { lastEventId: legacyFuture })]) {
       const res = await opened;
       expect(res.status).toBe(400);
       const problem = await res.json();
@@ -271,7 +276,7 @@ describe("GET /v1/events", () => {
     }
 
     // The head itself, and anything before it, is a good place to resume: an event committed after it arrives.
-    for (const cursor of [first.position!, `${head.txid}.-1`, "1.1"]) {
+    for (const cursor of [first.position!, "0", "1.1"]) {
       const ac = new AbortController();
       const res = await openStream(url(), key, { lastEventId: cursor, signal: ac.signal });
       expect(res.status, cursor).toBe(200);
@@ -284,8 +289,32 @@ describe("GET /v1/events", () => {
   });
 });
 
+describe("cursors of the previous design, (txid, seq)", () => {
+  it("resumes right after the event a legacy cursor names, over events written before positions existed", async () => {
+    const { workspace } = await newWorkspace();
+    const { key } = await newKey(workspace.id);
+    for (let n = 1; n <= 4; n++) await emit(workspace.id, "hold.created", null, { n });
+    // As before the migration: no positions, no head (the first read numbers them, in (txid, seq) order).
+    const db = await getDb();
+    await db.execute(sql`update webhook_events set position = null where workspace_id = ${workspace.id}`);
+    await db.execute(sql`delete from event_stream_heads where workspace_id = ${workspace.id}`);
+    const { rows } = await db.execute<{ p: string }>(
+      sql`select txid::text || '.' || seq::text as p from webhook_events where workspace_id = ${workspace.id} and data->>'n' = '2'`,
+    );
+    const legacy = rows[0]!.p;
+
+    const ac = new AbortController();
+    const res = await openStream(url(), key, { lastEventId: legacy, signal: ac.signal });
+    expect(res.status).toBe(200);
+    setTimeout(() => void emit(workspace.id, "hold.created", null, { n: 5 }), 50);
+    const { events } = await readUntil(res, ac, (evs) => evs.some((e) => e.data.n === 5));
+    expect(events.map((e) => e.data.n)).toEqual([3, 4, 5]);
+    expectStrictlyIncreasing(events);
+  });
+});
+
 describe.runIf(onPostgres)("the stream's order over transactions that commit out of sequence", () => {
-  it("holds back an event committed behind an older open transaction, then gives both in order", async () => {
+  it("gives an event committed after an older open transaction's at once, and the older one, after it commits, next", async () => {
     const { readEvents } = await import("./read-events");
     const { workspace } = await newWorkspace();
     const filter = { workspaceId: workspace.id, agentId: null, types: ["approval.requested"] as EventType[] };
@@ -302,19 +331,16 @@ describe.runIf(onPostgres)("the stream's order over transactions that commit out
     await firstWritten;
     await emit(workspace.id, "approval.requested", null, { which: "second" });
 
-    // "second" is committed and visible, with the higher sequence number; "first" is not yet.
-    const db = await getDb();
-    const visible = await db.execute<{ seq: string }>(sql`select seq::text from webhook_events where workspace_id = ${workspace.id}`);
-    expect(visible.rows.length).toBe(1);
-    const held = await readEvents(filter, start);
-    expect(held.events).toEqual([]); // a reader by sequence would have passed "first" here, and lost it
+    // "second" committed: it is read now, though "first" began (and was numbered) before it and is still open.
+    const early = await readEvents(filter, start);
+    expect(early.events.map((e) => e.payload.data.which)).toEqual(["second"]);
 
     release();
     await first;
-    const after = await readEvents(filter, held.next);
-    expect(after.events.map((e) => e.payload.data.which)).toEqual(["first", "second"]);
-    const seqs = await db.execute<{ which: string; seq: string }>(sql`select data->>'which' as which, seq::text from webhook_events where workspace_id = ${workspace.id} order by seq`);
-    expect(seqs.rows.map((r) => r.which)).toEqual(["first", "second"]);
+    // "first" was not passed over: committed now, it comes after the position already read, not behind it.
+    const after = await readEvents(filter, early.next);
+    expect(after.events.map((e) => e.payload.data.which)).toEqual(["first"]);
+    expect(compare(parsePosition(after.events[0]!.position), parsePosition(early.events[0]!.position))).toBe(1);
   });
 
   it("loses nothing and repeats nothing while 12 writers commit and roll back in random order", async () => {

@@ -73,15 +73,15 @@ async function* sseChunks(o: EventStreamOptions, slot: string | null, signal: Ab
   try {
     yield `retry: ${RETRY_MS}\n: connected\n${sentPosition ? `id: ${sentPosition}\n` : ""}\n`;
     while (!signal.aborted && Date.now() < endAt) {
-      const { events, next } = await readEvents(o.filter, position);
+      const { events, next, more } = await readEvents(o.filter, position);
       position = next;
       if (events.length) {
         // A key that is handed untrusted mail is tainted by it before it sees it (SPEC §13).
         if (o.keyId) await recordReadsBy(keyActor(o), o.filter.agentId ?? o.keyId, messagesInEvents(events.map((e) => e.payload)), "events");
         yield events.map((ev) => `id: ${ev.position}\nevent: ${ev.payload.type}\ndata: ${JSON.stringify(ev.payload)}\n\n`).join("");
         sentPosition = events[events.length - 1]!.position;
-        if (formatPosition(next) === sentPosition) continue; // cut short: read on at once
       }
+      if (more) continue; // cut short, or a backlog left to seal: read on at once
       if (Date.now() >= heartbeatAt) {
         if (slot && !(await renewStreamSlot(slot, ttl))) break;
         const at = formatPosition(position);

@@ -16,7 +16,7 @@ export type OutboxDelivery = { id: string; endpoint_id: string; due_at: string }
 export async function announceOutbox(workspaceId: string, deliveries: OutboxDelivery[], audited = true): Promise<void> {
   await Promise.all([
     scheduleWork(DELIVERY_KIND, deliveries.map((d) => ({ id: d.id, workspaceId, key: d.endpoint_id, dueAt: new Date(d.due_at) }))),
-    audited ? scheduleSeal(new Date()) : undefined,
+    audited ? scheduleSeal(workspaceId, new Date()) : undefined,
     afterCommit(() => announceEventsCommitted(workspaceId)),
   ]);
 }

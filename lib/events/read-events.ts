@@ -6,31 +6,42 @@ import type { EventType } from "./emit-event";
 import { eventPayload } from "./payload";
 
 /**
- * A place in the event stream: (writing transaction's id, sequence). Printed as `<txid>.<seq>`,
- * the SSE `id`, which a client sends back as `Last-Event-ID`.
+ * A place in a workspace's event stream: the position its sealer gave an event, printed as a
+ * decimal number, the SSE `id`, which a client sends back as `Last-Event-ID`.
  *
- * Why not the sequence alone: two transactions can commit out of the order their rows were
- * numbered, so a reader past sequence 8 could miss a 7 that becomes visible after it. Instead a
- * read returns only events of transactions older than its snapshot's xmin (every transaction
- * before xmin has ended: its events are all visible, or never will be), ordered by
- * (txid, seq). Any event that becomes visible later belongs to a transaction at or after that
- * xmin, so it sorts after everything already returned: the order is total over committed events
- * and a position, once passed, is never filled in behind the reader.
+ * Why a sealer: two transactions can commit out of the order their rows were numbered, so a
+ * reader past an insertion number 8 could miss a 7 that becomes visible after it. So writers
+ * number nothing: an event is written with a null position, and the workspace's sealer
+ * (`agentdraft_seal_events`, run by readers before they read) gives the events that have
+ * committed (exactly those its statement sees) the workspace's next positions, under a lock on
+ * the workspace's `event_stream_heads` row. A workspace's sealers run one at a time and commit in
+ * order, so a reader that sees position N sees every position before it: a position, once passed,
+ * is never filled in behind the reader. An open transaction holds back only its own events:
+ * never another workspace's stream, nor events of its own workspace that committed meanwhile.
+ *
+ * `<txid>.<seq>` cursors of the previous design are still accepted on resume (`resumeFrom`).
  */
-export type StreamPosition = { txid: string; seq: string };
+export type StreamPosition = { position: string };
 
-const POSITION = /^(\d{1,19})\.(-1|\d{1,19})$/;
+const POSITION = /^(\d{1,19})$/;
+/** A cursor of the previous design: (writing transaction, sequence), before positions. */
+const LEGACY_POSITION = /^(\d{1,19})\.(-1|\d{1,19})$/;
+const MAX = 2n ** 63n - 1n;
 
-export const formatPosition = (p: StreamPosition) => `${p.txid}.${p.seq}`;
+export const formatPosition = (p: StreamPosition) => p.position;
 
-export function parsePosition(value: string, field = "Last-Event-ID"): StreamPosition {
-  const m = POSITION.exec(value.trim());
-  if (!m || BigInt(m[1]!) > 2n ** 63n - 1n || (m[2] !== "-1" && BigInt(m[2]!) > 2n ** 63n - 1n)) {
-    throw new AppError("validation_failed", `${field} must be an event id this stream sent (such as 812.40).`, {
-      errors: [{ field, message: "not an event stream position" }],
-    });
-  }
-  return { txid: m[1]!, seq: m[2]! };
+/** A cursor as a client sent it: a position, or a legacy `<txid>.<seq>` one (translated by `resumeFrom`). */
+export type GivenPosition = StreamPosition | { legacy: { txid: string; seq: string } };
+
+export function parsePosition(value: string, field = "Last-Event-ID"): GivenPosition {
+  const v = value.trim();
+  const m = POSITION.exec(v);
+  if (m && BigInt(m[1]!) <= MAX) return { position: BigInt(m[1]!).toString() };
+  const l = LEGACY_POSITION.exec(v);
+  if (l && BigInt(l[1]!) <= MAX && (l[2] === "-1" || BigInt(l[2]!) <= MAX)) return { legacy: { txid: l[1]!, seq: l[2]! } };
+  throw new AppError("validation_failed", `${field} must be an event id this stream sent (such as 8125).`, {
+    errors: [{ field, message: "not an event stream position" }],
+  });
 }
 
 export type StreamFilter = {
@@ -45,73 +56,76 @@ export type StreamFilter = {
 
 export type StreamEvent = { position: string; payload: ReturnType<typeof eventPayload> };
 
-type Row = { horizon: string; id: string | null; type: string; data: unknown; trace_id: string | null; created_ms: string; txid: string; seq: string };
+type Row = { head: string; more: boolean; id: string | null; type: string; data: unknown; trace_id: string | null; created_ms: string; event_position: string };
 
 /**
  * The next events after `after` (null: from now on), at most `limit`, and the position to read
- * from next: the last event returned, or, when the read was not cut short, the horizon (so a
- * key that sees few of a busy workspace's events does not rescan the others).
+ * from next: the last event returned, or, when the read was not cut short, the head (so a key
+ * that sees few of a busy workspace's events does not rescan the others). One round trip: the
+ * database function seals the workspace's committed events, then reads (lib/events/read-events.ts
+ * header). `more`: read again at once (cut short, or the sealer left a backlog for the next read).
  */
-export async function readEvents(filter: StreamFilter, after: StreamPosition | null, limit = 100): Promise<{ events: StreamEvent[]; next: StreamPosition }> {
-  const from = after ?? (filter.since ? { txid: "0", seq: "-1" } : null);
+export async function readEvents(
+  filter: StreamFilter,
+  after: StreamPosition | null,
+  limit = 100,
+): Promise<{ events: StreamEvent[]; next: StreamPosition; more: boolean }> {
+  const from = after ?? (filter.since ? { position: "0" } : null);
   const q = await queryable();
   const { rows } = await q.execute<Row>(sql`
-    with h as (select (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint as horizon)
-    select h.horizon::text as horizon, e.id, e.type, e.data, e.trace_id,
-      floor(extract(epoch from e.created_at) * 1000)::bigint::text as created_ms, e.txid::text as txid, e.seq::text as seq
-    from h left join lateral (
-      select * from webhook_events e
-      where ${from ? sql`e.workspace_id = ${filter.workspaceId}` : sql`false`}
-        and (e.txid, e.seq) > (${from?.txid ?? "0"}::bigint, ${from?.seq ?? "0"}::bigint) and e.txid < h.horizon
-        and e.type in (${sql.join(filter.types.map((t) => sql`${t}`), sql`, `)})
-        ${filter.agentId ? sql`and e.agent_id = ${filter.agentId}` : sql``}
-        ${filter.since ? sql`and e.created_at >= ${filter.since.toISOString()}::timestamptz` : sql``}
-      order by e.txid, e.seq
-      limit ${limit}
-    ) e on true`);
-  const horizon = rows[0]!.horizon;
+    select head::text, more, id, type, data, trace_id, created_ms::text, event_position::text
+    from agentdraft_read_events(${filter.workspaceId}, ${from?.position ?? null}::bigint,
+      array[${sql.join(filter.types.map((t) => sql`${t}`), sql`, `)}]::text[], ${filter.agentId}::text,
+      ${filter.since ? filter.since.toISOString() : null}::timestamptz, ${limit}::int)`);
+  const head = rows[0]!.head;
   const events = rows
     .filter((r) => r.id !== null)
     .map((r) => ({
-      position: formatPosition(r),
+      position: r.event_position,
       payload: eventPayload({ id: r.id!, type: r.type, data: jsonValue(r.data), traceId: r.trace_id, createdAt: new Date(Number(r.created_ms)) }),
     }));
-  const last = events.length ? rows[rows.length - 1]! : null;
-  const next = events.length === limit ? { txid: last!.txid, seq: last!.seq } : { txid: horizon, seq: "-1" };
-  // Never move backwards (the horizon of a later read is never lower, but a client's own position may be ahead of it).
-  return { events, next: from && compare(next, from) < 0 ? from : next };
+  const cut = events.length === limit;
+  const next = cut ? { position: events[events.length - 1]!.position } : { position: head };
+  // Never move backwards (a client's own position may be ahead of a head it was clamped to).
+  return { events, next: from && compare(next, from) < 0 ? from : next, more: cut || rows[0]!.more };
 }
 
-/**
- * The stream's head: where a reader starting now begins (the horizon, see StreamPosition).
- * Every position a server of this database has issued is at or before it, for good: the
- * horizon never moves back.
- */
-export async function streamHead(): Promise<StreamPosition> {
+/** The workspace's stream head: where a reader starting now begins (after sealing what has committed). */
+export async function streamHead(workspaceId: string): Promise<StreamPosition> {
   const q = await queryable();
-  const { rows } = await q.execute<{ horizon: string }>(sql`select (pg_snapshot_xmin(pg_current_snapshot())::text) as horizon`);
-  return { txid: rows[0]!.horizon, seq: "-1" };
+  const { rows } = await q.execute<{ head: string }>(sql`select agentdraft_event_head(${workspaceId}) :: text as head`);
+  return { position: rows[0]!.head };
 }
 
 /**
- * A resume position checked against the head. One past it was never issued here (a cursor from
- * another deployment, a database restored from a backup, a made-up one): read from, it would
- * wait for events that may never come, silently. It is refused with a 400 that says where the
- * head is, or, with `clamp` (a browser's EventSource, which cannot act on a refusal), moved to it.
+ * A resume position checked against the workspace's head. One past it was never issued here (a
+ * cursor from another workspace or deployment, a database restored from a backup, a made-up
+ * one): read from, it would wait for events that may never come, silently. It is refused with a
+ * 400 that says where the head is, or, with `clamp` (a browser's EventSource, which cannot act on
+ * a refusal), moved to it. A legacy `<txid>.<seq>` cursor is translated to the position of the
+ * last event at or before it (the database numbers the events written before positions existed
+ * in that order); one past the old horizon is refused the same way.
  */
-export async function resumeFrom(after: StreamPosition, field = "Last-Event-ID", o: { clamp?: boolean } = {}): Promise<StreamPosition> {
-  const head = await streamHead();
-  if (compare(after, head) <= 0) return after;
+export async function resumeFrom(workspaceId: string, given: GivenPosition, field = "Last-Event-ID", o: { clamp?: boolean } = {}): Promise<StreamPosition> {
+  const q = await queryable();
+  const legacy = "legacy" in given ? given.legacy : null;
+  const { rows } = await q.execute<{ head: string; translated: string | null }>(sql`
+    select agentdraft_event_head(${workspaceId})::text as head,
+      ${legacy ? sql`agentdraft_event_position_of(${workspaceId}, ${legacy.txid}::bigint, ${legacy.seq}::bigint)::text` : sql`null::text`} as translated`);
+  const head = { position: rows[0]!.head };
+  const after = legacy ? (rows[0]!.translated === null ? null : { position: rows[0]!.translated }) : (given as StreamPosition);
+  if (after && compare(after, head) <= 0) return after;
   if (o.clamp) return head;
   const at = formatPosition(head);
+  const was = legacy ? `${legacy.txid}.${legacy.seq}` : formatPosition(given as StreamPosition);
   throw new AppError(
     "validation_failed",
-    `${field} ${formatPosition(after)} is past the stream's head, ${at}: this server never sent it (a cursor from another deployment or from before a restore?). Resume from ${at} (what is new from now on), or with ?since= to read back in time.`,
+    `${field} ${was} is past the stream's head, ${at}: this server never sent it (a cursor from another workspace or deployment, or from before a restore?). Resume from ${at} (what is new from now on), or with ?since= to read back in time.`,
     { head: at, errors: [{ field, message: `is past the stream's head (${at})` }] },
   );
 }
 
 export function compare(a: StreamPosition, b: StreamPosition): number {
-  const d = BigInt(a.txid) - BigInt(b.txid) || BigInt(a.seq) - BigInt(b.seq);
+  const d = BigInt(a.position) - BigInt(b.position);
   return d < 0n ? -1 : d > 0n ? 1 : 0;
 }

@@ -10,7 +10,7 @@ export async function respondWithEventStream(req: Request, key: AuthenticatedKey
   const header = req.headers.get("last-event-id");
   const field = header ? "Last-Event-ID" : "after";
   const given = header ?? query.after;
-  const after = given ? await resumeFrom(parsePosition(given, field), field) : null;
+  const after = given ? await resumeFrom(key.workspaceId, parsePosition(given, field), field) : null;
   const stream = await openEventStream({ keyId: key.id, filter, after, signal: req.signal });
   return new Response(stream, {
     headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" },

@@ -23,14 +23,15 @@ export function keyStreamFilter(key: AuthenticatedKey, wanted?: readonly EventTy
  */
 export async function waitForEvents(key: AuthenticatedKey, o: { after?: string; types?: EventType[]; waitSeconds: number; limit: number }) {
   const filter = keyStreamFilter(key, o.types);
-  let position = o.after ? await resumeFrom(parsePosition(o.after, "after"), "after") : (await readEvents(filter, null)).next;
+  let position = o.after ? await resumeFrom(key.workspaceId, parsePosition(o.after, "after"), "after") : (await readEvents(filter, null)).next;
   const deadline = Date.now() + o.waitSeconds * 1000;
   const commits = watchEvents(key.workspaceId);
   try {
     for (;;) {
-      const { events, next } = await readEvents(filter, position, o.limit);
+      const { events, next, more } = await readEvents(filter, position, o.limit);
       position = next;
       const left = deadline - Date.now();
+      if (!events.length && more && left > 0) continue; // a backlog left to seal: read on at once
       if (events.length || left <= 0) {
         const actor = { type: "key" as const, workspaceId: key.workspaceId, keyId: key.id, agentId: key.agentId };
         await recordReadsBy(actor, key.agentId ?? key.id, messagesInEvents(events.map((e) => e.payload)), "events");

@@ -50,9 +50,9 @@ describe("GET /api/health", () => {
   });
 
   it("judges by when work is due, not when it was written: a retry on schedule is fine, a delivery or mail overdue 20 minutes is degraded", async () => {
-    // No sealing job runs in this test, but other files' sealers do (one database): this test's entries stay unsealed while it looks.
-    onTestFinished(await holdBackSealing());
     const { workspace, actor } = await newWorkspace();
+    // No sealing job runs in this test, but other files' sealers do (one database): this workspace's entries stay unsealed while it looks.
+    onTestFinished(await holdBackSealing(workspace.id));
     const { key } = await newKey(workspace.id);
     const endpoint = await createEndpoint(actor, { url: "http://127.0.0.1:9/never" });
     await transaction((tx) => emitEvent(tx, actor, { type: "email.received", data: { n: 1 } }));

@@ -61,7 +61,7 @@ export const WORK_KINDS: WorkKind[] = [
   { name: APPROVAL_NOTIFY_KIND, source: unnotifiedApprovalsSource, run: async (item) => ({ notified: await notifyApproval(item.id) }), limits: { perWorkspace: 4, timeoutMs: 30 * SECOND } },
   { name: APPROVAL_EXPIRY_KIND, source: pendingApprovalsSource, run: async (item) => ({ expired: await expireApproval(item.id) }), limits: { perWorkspace: 4, timeoutMs: 30 * SECOND } },
   { name: APPROVAL_ESCALATE_KIND, source: escalationSource, run: (item) => escalateApproval(item.id), limits: { perWorkspace: 4, timeoutMs: 30 * SECOND } },
-  { name: SEAL_KIND, source: unsealedSource, run: () => sealAuditWork(), limits: { perWorkspace: 1, timeoutMs: MINUTE }, debounceMs: SEAL_DEBOUNCE_MS },
+  { name: SEAL_KIND, source: unsealedSource, run: (item) => sealAuditWork(item.workspaceId), limits: { perWorkspace: 1, timeoutMs: MINUTE }, debounceMs: SEAL_DEBOUNCE_MS },
   // Signs a workspace's chain head: due an interval after its last checkpoint once the head moved (none while idle).
   { name: CHECKPOINT_KIND, source: checkpointSource, run: async (item) => ({ signed: (await signCheckpoint(item.workspaceId))?.seq ?? null }), limits: { perWorkspace: 1, timeoutMs: MINUTE } },
   {

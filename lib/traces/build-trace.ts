@@ -82,7 +82,7 @@ const handoffItem = (n: Node): TraceItem => ({
  * nothing it may see is not found.
  */
 export async function buildTrace(viewer: TraceViewer, id: string) {
-  await sealBeforeRead();
+  await sealBeforeRead(viewer.workspaceId);
   const rows = await traceHandoffs(viewer.workspaceId, id);
   const handoffIds = rows.map((h) => h.id);
   const traceIds = [...new Set([id, ...rows.flatMap((h) => [h.traceId, h.correlationId])])];

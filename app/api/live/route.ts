@@ -27,7 +27,7 @@ export async function GET(req: Request): Promise<Response> {
       keyId: null,
       filter: { workspaceId: m.workspace.id, agentId: null, types },
       // A page cannot act on a refusal (EventSource would stop): a cursor past the head starts at it.
-      after: lastEventId ? await resumeFrom(parsePosition(lastEventId), "Last-Event-ID", { clamp: true }) : null,
+      after: lastEventId ? await resumeFrom(m.workspace.id, parsePosition(lastEventId), "Last-Event-ID", { clamp: true }) : null,
       signal: req.signal,
     });
     return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-request-id": requestId } });
