@@ -37,3 +37,4 @@ export * from "./leases";
 export * from "./event-stream-slots";
 export * from "./captured-effects";
 export * from "./agent-taints";
+export * from "./traces";

@@ -9,6 +9,7 @@ import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox
 import type { CreateHandoffInput } from "./schemas";
 import { scheduleHandoffTimers } from "./handoff-clock";
 import { passTaint } from "../taint/agent-taint";
+import { bindTrace } from "../traces/trace-access";
 
 type Created = { handoff: Record<string, unknown>; deliveries: OutboxDelivery[] } | { error: { code: "from_agent_not_found" | "to_agent_not_found" | "parent_not_found" } };
 
@@ -32,6 +33,8 @@ function sender(actor: Actor, named: string | undefined): string {
  */
 export async function createHandoff(actor: Actor, input: CreateHandoffInput): Promise<HandoffRow> {
   const from = sender(actor, input.from_agent_id);
+  // The trace and the correlation id it joins must be the sender's to use: its own, new, or one whose graph it is in.
+  for (const traceId of new Set([actor.traceId, input.correlation_id])) if (traceId) await bindTrace(actor, traceId, from);
   const id = newId("handoff");
   const q = await queryable();
   const { rows } = await q.execute<{ out: Created | string }>(sql`
