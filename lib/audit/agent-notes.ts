@@ -44,10 +44,10 @@ export async function addAgentNote(actor: Actor, n: AgentNoteInput): Promise<Aud
   // A note names only a handoff of its agent's own graph, and goes only on a trace its agent may use.
   if (n.resource?.type === "handoff" && !(await inOwnGraph(actor.workspaceId, agentId, n.resource.id))) throw notFound("handoff", n.resource.id);
   const traceId = n.trace_id ?? actor.traceId;
-  if (traceId) await bindTrace(actor, traceId, agentId);
 
-  const [entry] = await transaction((tx) =>
-    appendAudit(tx, [
+  const [entry] = await transaction(async (tx) => {
+    if (traceId) await bindTrace(actor, traceId, agentId);
+    return appendAudit(tx, [
       {
         actor: { ...actor, traceId },
         agentId,
@@ -56,8 +56,8 @@ export async function addAgentNote(actor: Actor, n: AgentNoteInput): Promise<Aud
         summary: noteSummary(n),
         outcome: n.outcome,
       },
-    ]),
-  );
+    ]);
+  });
   await sealBeforeRead();
   const [sealed] = await (await queryable()).select().from(auditEntries).where(eq(auditEntries.id, entry!.id));
   return sealed ?? entry!;

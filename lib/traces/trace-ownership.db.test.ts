@@ -99,6 +99,19 @@ describe("traces belong to their workspace and their agents", () => {
     }
   });
 
+  it("a refused handoff or note claims no trace", async () => {
+    const { workspace } = await newWorkspace();
+    const [a, b] = await Promise.all(["a", "b"].map((n) => newAgent(workspace.id, n)));
+    const [aKey, bKey] = (await Promise.all([a!, b!].map(async (x) => (await newKey(workspace.id, { agent_id: x.id })).key))) as [string, string];
+    const traceId = unique("trace-refused");
+    const elsewhere = await newAgent((await newWorkspace()).workspace.id, "elsewhere");
+    const bad = await api("/api/v1/handoffs", { key: aKey, headers: { "x-trace-id": traceId }, body: { to_agent_id: elsewhere.id, type: "t", body: {} } });
+    expect(bad.json.errors[0].field).toBe("to_agent_id");
+    expect((await api("/api/v1/audit/entries", { key: aKey, body: { ...note, trace_id: traceId, resource: { type: "handoff", id: "hof_nothing" } } })).status).toBe(404);
+    // Nobody started it: b may.
+    expect((await api("/api/v1/audit/entries", { key: bKey, body: { ...note, trace_id: traceId } })).status).toBe(201);
+  });
+
   it("a note is its own agent's and names only handoffs of that agent's graph", async () => {
     const g = await graph();
     const admin = (await newKey(g.workspace.id)).key;
