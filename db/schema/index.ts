@@ -40,3 +40,4 @@ export * from "./agent-taints";
 export * from "./decision-challenges";
 export * from "./email-proofs";
 export * from "./oauth";
+export * from "./traces";

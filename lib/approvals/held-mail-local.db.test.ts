@@ -77,4 +77,27 @@ describe("held mail to inboxes of this deployment", () => {
     const db = await getDb();
     expect(await db.select({ id: messages.id }).from(messages).where(and(eq(messages.inboxId, b.id), eq(messages.direction, "inbound")))).toEqual([]);
   });
+
+  it("approved: a copy in another workspace starts its own trace, and one here carries the sender's trace only if the sender may use it", async () => {
+    const { inbox, key, bKey, b, approver, workspace } = await setup();
+    const x = await newAgentInbox(api);
+    const chosen = `trace-held-${Math.random().toString(36).slice(2, 10)}`;
+    const held = await api(`/api/v1/inboxes/${inbox.id}/messages`, { key, headers: { "x-trace-id": chosen }, body: { to: [x.inbox.address, b.address], subject: "Held", text: "x", require_approval: true } });
+    expect(held.status).toBe(202);
+    await decideApproval(approver.actor, held.json.approval_id, "approve");
+    const [theirs] = await received(x.key, x.inbox.id);
+    expect(theirs!.trace_id).toBeTruthy();
+    expect(theirs!.trace_id).not.toBe(chosen);
+    expect((await received(bKey, b.id))[0]!.trace_id).toBe(chosen);
+
+    // Another agent's trace, chosen while sending: the copy here does not join it.
+    const [p, r] = await Promise.all([newAgent(workspace.id, "p"), newAgent(workspace.id, "r")]);
+    const foreign = `trace-foreign-${Math.random().toString(36).slice(2, 10)}`;
+    const pKey = (await newKey(workspace.id, { agent_id: p.id })).key;
+    expect((await api("/api/v1/handoffs", { key: pKey, headers: { "x-trace-id": foreign }, body: { to_agent_id: r.id, type: "t", body: {} } })).status).toBe(201);
+    const again = await api(`/api/v1/inboxes/${inbox.id}/messages`, { key, headers: { "x-trace-id": foreign }, body: { to: [b.address], subject: "Held 2", text: "y", require_approval: true } });
+    await decideApproval(approver.actor, again.json.approval_id, "approve");
+    const copy = (await received(bKey, b.id)).find((m) => m.subject === "Held 2");
+    expect(copy!.trace_id).not.toBe(foreign);
+  });
 });

@@ -47,9 +47,13 @@ describe("agent notes in the audit trail", () => {
     const { workspace, agent, agentKey, adminKey } = await setup();
     const other = await newAgent(workspace.id, "other");
     expect((await api("/api/v1/audit/entries", { key: adminKey, body: note })).json.errors[0].field).toBe("agent_id");
-    const named = await api("/api/v1/audit/entries", { key: adminKey, body: { ...note, agent_id: agent.id, trace_id: "t-2", resource: { type: "handoff", id: "hof_x" } } });
+    // A note names a handoff of its agent's own graph only (lib/traces/trace-ownership.db.test.ts has the rest).
+    const handoff = (await api("/api/v1/handoffs", { key: agentKey, body: { to_agent_id: other.id, type: "ask", body: {} } })).json;
+    const traceId = `t-2-${handoff.id}`;
+    const named = await api("/api/v1/audit/entries", { key: adminKey, body: { ...note, agent_id: agent.id, trace_id: traceId, resource: { type: "handoff", id: handoff.id } } });
     expect(named.status).toBe(201);
-    expect(named.json).toMatchObject({ agent_id: agent.id, trace_id: "t-2", resource: { type: "handoff", id: "hof_x" } });
+    expect(named.json).toMatchObject({ agent_id: agent.id, trace_id: traceId, resource: { type: "handoff", id: handoff.id } });
+    expect((await api("/api/v1/audit/entries", { key: adminKey, body: { ...note, agent_id: agent.id, resource: { type: "handoff", id: "hof_x" } } })).status).toBe(404);
     expect((await api("/api/v1/audit/entries", { key: agentKey, body: { ...note, agent_id: other.id } })).status).toBe(404);
   });
 

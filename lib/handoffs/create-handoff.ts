@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { queryable } from "../../db/transaction";
+import { transaction } from "../../db/transaction";
 import { handoffs, type HandoffRow } from "../../db/schema";
 import { jsonValue, rowFromJson } from "../../db/row-json";
 import { AppError } from "../errors";
@@ -9,6 +9,7 @@ import { actorJson, announceOutbox, type OutboxDelivery } from "../events/outbox
 import type { CreateHandoffInput } from "./schemas";
 import { scheduleHandoffTimers } from "./handoff-clock";
 import { passTaint } from "../taint/agent-taint";
+import { bindTrace } from "../traces/trace-access";
 
 type Created = { handoff: Record<string, unknown>; deliveries: OutboxDelivery[] } | { error: { code: "from_agent_not_found" | "to_agent_not_found" | "parent_not_found" } };
 
@@ -33,17 +34,22 @@ function sender(actor: Actor, named: string | undefined): string {
 export async function createHandoff(actor: Actor, input: CreateHandoffInput): Promise<HandoffRow> {
   const from = sender(actor, input.from_agent_id);
   const id = newId("handoff");
-  const q = await queryable();
-  const { rows } = await q.execute<{ out: Created | string }>(sql`
-    select agentdraft_create_handoff(${JSON.stringify(actorJson(actor))}::jsonb, ${id}, ${from}, ${input.to_agent_id}, ${input.type},
-      ${JSON.stringify(input.body)}::jsonb, ${input.parent_id ?? null}, ${input.correlation_id ?? null},
-      ${input.expires_in_seconds ?? null}::int, ${input.max_attempts}::int) as out`);
-  const out = jsonValue<Created>(rows[0]!.out);
-  if ("error" in out) {
-    if (out.error.code === "from_agent_not_found") throw field("from_agent_id", `no agent with id ${from} in this workspace`);
-    if (out.error.code === "to_agent_not_found") throw field("to_agent_id", `no agent with id ${input.to_agent_id} in this workspace`);
-    throw field("parent_id", `no handoff with id ${input.parent_id} that this key can see`);
-  }
+  // One transaction: a refused handoff leaves no trace claimed.
+  const out = await transaction(async (tx) => {
+    // The trace and the correlation id it joins must be the sender's to use: its own, new, or one whose graph it is in.
+    for (const traceId of new Set([actor.traceId, input.correlation_id])) if (traceId) await bindTrace(actor, traceId, from);
+    const { rows } = await tx.execute<{ out: Created | string }>(sql`
+      select agentdraft_create_handoff(${JSON.stringify(actorJson(actor))}::jsonb, ${id}, ${from}, ${input.to_agent_id}, ${input.type},
+        ${JSON.stringify(input.body)}::jsonb, ${input.parent_id ?? null}, ${input.correlation_id ?? null},
+        ${input.expires_in_seconds ?? null}::int, ${input.max_attempts}::int) as out`);
+    const created = jsonValue<Created>(rows[0]!.out);
+    if ("error" in created) {
+      if (created.error.code === "from_agent_not_found") throw field("from_agent_id", `no agent with id ${from} in this workspace`);
+      if (created.error.code === "to_agent_not_found") throw field("to_agent_id", `no agent with id ${input.to_agent_id} in this workspace`);
+      throw field("parent_id", `no handoff with id ${input.parent_id} that this key can see`);
+    }
+    return created;
+  });
   const handoff = rowFromJson(handoffs, out.handoff);
   await passTaint(actor, handoff.toAgentId);
   await Promise.all([announceOutbox(actor.workspaceId, out.deliveries), scheduleHandoffTimers(handoff)]);

@@ -23,7 +23,8 @@ export const createHandoffOp = defineOperation({
   summary: "Hand work to another agent",
   description:
     "Send an Idempotency-Key: a retry with the same key returns the same handoff. The recipient learns of it by the handoff.received webhook or GET /v1/handoffs?status=pending. " +
-    "An x-trace-id header puts it on that trace; otherwise it joins its parent's trace, or starts one named by its correlation id.",
+    "An x-trace-id header puts it on that trace; otherwise it joins its parent's trace, or starts one named by its correlation id. " +
+    "An agent-bound key may use only a trace (or correlation_id) its agent started, a new one, or one whose handoffs its agent sent or received: any other is not found (404).",
   tag,
   scope: "handoffs",
   body: createHandoffInput,

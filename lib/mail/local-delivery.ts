@@ -5,6 +5,7 @@ import type { EncodedSource } from "./message-source";
 import type { ParsedMessage } from "./inbound/parse-message";
 import type { SenderAuth } from "./inbound/sender-auth";
 import { lockInbox } from "./threading";
+import { mayAttach } from "../traces/trace-access";
 
 /** Mail from an inbox of this deployment is authenticated by construction: allow lists that require DMARC accept it. */
 export const LOCAL_SENDER_AUTH: SenderAuth = { spf: null, dkim: null, dmarc: "pass", checked_by: "agentdraft-local", failed: false };
@@ -26,12 +27,26 @@ export async function lockInboxes(tx: Transaction, ids: string[]): Promise<void>
 }
 
 /**
+ * The trace the recipients' copies in the sender's workspace carry: the sender's, when the
+ * sending agent may use it (its own, a new one it thereby starts, or one whose graph it is in);
+ * otherwise none, and each copy starts a trace of its own. Copies in other workspaces never carry
+ * it (deliverLocally). `agentId` is the agent that sent; `trusted` when a workspace-wide key or a
+ * person did.
+ */
+export async function carriedTrace(sender: InboxRow, local: InboxRow[], traceId: string | null, agentId: string | null, trusted: boolean): Promise<string | null> {
+  if (!traceId || !local.some((i) => i.workspaceId === sender.workspaceId)) return null;
+  return (await mayAttach(sender.workspaceId, agentId, traceId, trusted)) ? traceId : null;
+}
+
+/**
  * Delivers a message to inboxes of this deployment inside the sending transaction, through the
  * same ingestion rules as mail from outside (sender rules, duplicates, threads, email.received,
- * audit), on the sender's trace. The caller holds the inboxes' locks (lockInboxes).
+ * audit). A copy in the sender's workspace is on `traceId` (carriedTrace), one in another
+ * workspace on a trace of its own: a trace id names a trace of one workspace only. The caller
+ * holds the inboxes' locks (lockInboxes).
  */
-export async function deliverLocally(local: InboxRow[], parsed: ParsedMessage, raw: EncodedSource, traceId: string): Promise<Delivery[]> {
+export async function deliverLocally(sender: InboxRow, local: InboxRow[], parsed: ParsedMessage, raw: EncodedSource, traceId: string | null): Promise<Delivery[]> {
   const out: Delivery[] = [];
-  for (const inbox of local) out.push(await storeForInbox(inbox, parsed, raw, "local", traceId));
+  for (const inbox of local) out.push(await storeForInbox(inbox, parsed, raw, "local", inbox.workspaceId === sender.workspaceId ? (traceId ?? undefined) : undefined));
   return out;
 }

@@ -1,38 +1,40 @@
 import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
-import { auditEntries, handoffs, type AuditEntryRow, type HandoffRow } from "../../db/schema";
+import { auditEntries, type ApiKeyScope, type AuditEntryRow, type HandoffRow } from "../../db/schema";
 import { notFound } from "../errors";
 import { hashedFields } from "../audit/chain";
 import { sealBeforeRead } from "../audit/seal-chain";
 import { serializeHandoff } from "../handoffs/serialize";
 import { TRACE_SOURCES } from "./sources";
 import type { TraceItem } from "./trace-item";
+import { TRACE_LIMIT, inGraph, traceHandoffs, traceOwner } from "./trace-access";
+import { getTraceOp } from "./operations";
+import { listAuditOp } from "../audit/operations";
+import { getMessageOp } from "../mail/operations";
+import { getHoldOp } from "../holds/operations";
+import { getApprovalOp } from "../approvals/operations";
+import { getLeaseOp } from "../leases/operations";
 
-/** At most this many records of each kind on one trace (the answer says when it was cut). */
-export const TRACE_LIMIT = 500;
+export { TRACE_LIMIT };
 
-export type TraceViewer = { workspaceId: string; agentId: string | null };
+/** What a reader of a trace is: its workspace, its agent (agent-bound keys) and its scopes (null: every scope). */
+export type TraceViewer = { workspaceId: string; agentId: string | null; scopes?: ApiKeyScope[] | null };
+
 type Node = ReturnType<typeof serializeHandoff> & { depth: number; children: string[] };
 
-/** The handoffs of a trace: those on it or sharing its correlation id (a handoff's own id names its job). */
-async function traceHandoffs(workspaceId: string, id: string): Promise<HandoffRow[]> {
-  const q = await queryable();
-  const ws = eq(handoffs.workspaceId, workspaceId);
-  const seeds = await q
-    .select({ correlationId: handoffs.correlationId, traceId: handoffs.traceId })
-    .from(handoffs)
-    .where(and(ws, or(eq(handoffs.traceId, id), eq(handoffs.correlationId, id), eq(handoffs.id, id))))
-    .limit(TRACE_LIMIT);
-  if (!seeds.length) return [];
-  const correlations = [...new Set(seeds.map((s) => s.correlationId))];
-  const traces = [...new Set([id, ...seeds.map((s) => s.traceId)])];
-  return q
-    .select()
-    .from(handoffs)
-    .where(and(ws, or(inArray(handoffs.correlationId, correlations), inArray(handoffs.traceId, traces))))
-    .orderBy(asc(handoffs.id))
-    .limit(TRACE_LIMIT + 1);
-}
+/** The scope a key needs to see each kind of record on a trace: the scope of the kind's own read endpoint. */
+const KIND_SCOPES: Record<string, ApiKeyScope | undefined> = {
+  handoff: getTraceOp.scope,
+  audit_entry: listAuditOp.scope,
+  message: getMessageOp.scope,
+  hold: getHoldOp.scope,
+  approval: getApprovalOp.scope,
+  lease: getLeaseOp.scope,
+};
+const mayRead = (viewer: TraceViewer, kind: string) => {
+  const scope = KIND_SCOPES[kind];
+  return !viewer.scopes || !scope || viewer.scopes.includes(scope);
+};
 
 /** Depth-first, parents before children, siblings oldest first. */
 function handoffTree(rows: HandoffRow[]): { roots: string[]; nodes: Node[] } {
@@ -76,14 +78,19 @@ const handoffItem = (n: Node): TraceItem => ({
 
 /**
  * The execution graph of a trace (SPEC §16), named by a trace id, a correlation id or a handoff
- * id: its handoffs as a tree by parent, and every record on it (audit entries, then each source
- * in TRACE_SOURCES) in time order. An agent-bound viewer with a part in the graph sees all its
- * envelopes and their lifecycle entries, and of the other records its own agent's; a trace with
- * nothing it may see is not found.
+ * id, in the viewer's workspace: its handoffs as a tree by parent, and every record on it (audit
+ * entries, then each source in TRACE_SOURCES) in time order, of the kinds the viewer's scopes
+ * may read. An agent-bound viewer reads a trace only if its agent is in the graph (started the
+ * trace, or sent or received one of its handoffs): then it sees all its envelopes and their
+ * lifecycle entries, and of the other records its own agent's. Another agent's trace, and one
+ * with nothing the viewer may see, is not found (the answer never tells them apart).
  */
 export async function buildTrace(viewer: TraceViewer, id: string) {
   await sealBeforeRead(viewer.workspaceId);
-  const rows = await traceHandoffs(viewer.workspaceId, id);
+  const [rows, owner] = await Promise.all([traceHandoffs(viewer.workspaceId, id), traceOwner(viewer.workspaceId, id)]);
+  const member = !viewer.agentId || inGraph(viewer.agentId, owner, rows);
+  // A trace another agent started, or whose graph this agent has no part in, is not this agent's to read.
+  if (!member && (rows.length || owner !== undefined)) throw notFound("trace", id);
   const handoffIds = rows.map((h) => h.id);
   const traceIds = [...new Set([id, ...rows.flatMap((h) => [h.traceId, h.correlationId])])];
   const q = await queryable();
@@ -103,25 +110,25 @@ export async function buildTrace(viewer: TraceViewer, id: string) {
     .limit(TRACE_LIMIT + 1);
   const referenced = (type: string) => [...new Set(audit.filter((e) => e.resourceType === type).map((e) => e.resourceId))];
   const ctx = { workspaceId: viewer.workspaceId, traceIds, handoffIds, referenced, limit: TRACE_LIMIT + 1 };
-  const collected = await Promise.all(TRACE_SOURCES.map((s) => s.collect(ctx)));
-
+  const sources = TRACE_SOURCES.filter((s) => mayRead(viewer, s.kind));
+  const collected = await Promise.all(sources.map((s) => s.collect(ctx)));
   const seen = (agentId: string | null) => !viewer.agentId || agentId === viewer.agentId;
   // The graph's envelopes (routing and state, never bodies) are shown whole to an agent with a part in it: a fallback worker needs all of it.
-  const inGraph = !viewer.agentId || rows.some((h) => h.fromAgentId === viewer.agentId || h.toAgentId === viewer.agentId);
-  const visible = inGraph ? rows.slice(0, TRACE_LIMIT) : [];
+  const visible = member && mayRead(viewer, "handoff") ? rows.slice(0, TRACE_LIMIT) : [];
   const tree = handoffTree(visible);
-  const truncated = rows.length > TRACE_LIMIT || audit.length > TRACE_LIMIT || collected.some((c) => c.length > TRACE_LIMIT);
+  const auditSeen = mayRead(viewer, "audit_entry") ? audit.slice(0, TRACE_LIMIT) : [];
+  const truncated = rows.length > TRACE_LIMIT || (auditSeen.length > 0 && audit.length > TRACE_LIMIT) || collected.some((c) => c.length > TRACE_LIMIT);
   const items = [
     ...tree.nodes.map(handoffItem),
     // A handoff's own lifecycle entries belong to the graph; other entries to their agent.
-    ...audit.slice(0, TRACE_LIMIT).filter((e) => seen(e.agentId) || (inGraph && e.resourceType === "handoff" && handoffIds.includes(e.resourceId))).map(auditItem),
+    ...auditSeen.filter((e) => seen(e.agentId) || (member && e.resourceType === "handoff" && handoffIds.includes(e.resourceId))).map(auditItem),
     ...collected.flatMap((c) => c.slice(0, TRACE_LIMIT)).filter((i) => seen(i.agent_id)),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   if (items.length === 0) throw notFound("trace", id);
   return {
     object: "trace" as const,
     id,
-    trace_ids: traceIds,
+    trace_ids: member ? traceIds : [id],
     correlation_ids: [...new Set(visible.map((h) => h.correlationId))],
     roots: tree.roots,
     handoffs: tree.nodes,

@@ -1,7 +1,8 @@
 import { and, eq, inArray, or } from "drizzle-orm";
 import { queryable } from "../../db/transaction";
-import { approvals, holds, inboxes, messages } from "../../db/schema";
+import { approvals, holds, inboxes, leases, messages } from "../../db/schema";
 import { serializeHold } from "../holds/serialize";
+import { serializeLease } from "../leases/serialize";
 import type { TraceItem, TraceSource } from "./trace-item";
 
 const nonEmpty = (ids: string[]) => (ids.length ? ids : ["-"]);
@@ -44,6 +45,21 @@ const holdSource: TraceSource = {
   },
 };
 
+/** Leases the trace's audit entries name (taken, renewed, released or expired under it; leases carry no trace column). */
+const leaseSource: TraceSource = {
+  kind: "lease",
+  async collect(ctx) {
+    const ids = ctx.referenced("lease");
+    if (!ids.length) return [];
+    const q = await queryable();
+    const rows = await q.select().from(leases).where(and(eq(leases.workspaceId, ctx.workspaceId), inArray(leases.id, ids))).limit(ctx.limit);
+    return rows.map((l): TraceItem => {
+      const s = serializeLease(l);
+      return { kind: "lease", id: l.id, at: s.created_at, agent_id: l.agentId, title: `Lease on ${l.resource}`, status: s.status, data: s };
+    });
+  },
+};
+
 /** Approvals requested under the trace, or that its audit entries name. */
 const approvalSource: TraceSource = {
   kind: "approval",
@@ -67,4 +83,4 @@ const approvalSource: TraceSource = {
 };
 
 /** Every source beside handoffs and audit entries; a new kind of record joins traces by adding its source here. */
-export const TRACE_SOURCES: TraceSource[] = [mailSource, holdSource, approvalSource];
+export const TRACE_SOURCES: TraceSource[] = [mailSource, holdSource, leaseSource, approvalSource];

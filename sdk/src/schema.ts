@@ -798,7 +798,7 @@ export interface paths {
         put?: never;
         /**
          * Hand work to another agent
-         * @description Send an Idempotency-Key: a retry with the same key returns the same handoff. The recipient learns of it by the handoff.received webhook or GET /v1/handoffs?status=pending. An x-trace-id header puts it on that trace; otherwise it joins its parent's trace, or starts one named by its correlation id.
+         * @description Send an Idempotency-Key: a retry with the same key returns the same handoff. The recipient learns of it by the handoff.received webhook or GET /v1/handoffs?status=pending. An x-trace-id header puts it on that trace; otherwise it joins its parent's trace, or starts one named by its correlation id. An agent-bound key may use only a trace (or correlation_id) its agent started, a new one, or one whose handoffs its agent sent or received: any other is not found (404).
          */
         post: operations["createHandoff"];
         delete?: never;
@@ -915,7 +915,7 @@ export interface paths {
         put?: never;
         /**
          * Record why an agent acted: an agent.* note in the audit trail
-         * @description The note is an audit entry like every other (chained, append-only), with the action agent.<verb> (names AgentDraft writes itself are refused). summary is at most 1000 characters; trigger, context and each part of outside_call at most 16384 bytes of JSON and 12 levels; the whole note at most 49152 bytes. The trace_id (or the x-trace-id header) puts it on a trace.
+         * @description The note is an audit entry like every other (chained, append-only), with the action agent.<verb> (names AgentDraft writes itself are refused). summary is at most 1000 characters; trigger, context and each part of outside_call at most 16384 bytes of JSON and 12 levels; the whole note at most 49152 bytes. The trace_id (or the x-trace-id header) puts it on a trace: one the note's agent started, a new one, or one whose handoffs it sent or received (otherwise 404). An agent-bound key notes as its own agent; a workspace-wide key names agent_id. A resource of type handoff must be a handoff of that agent's own graph (otherwise 404).
          */
         post: operations["addAgentNote"];
         delete?: never;
@@ -933,7 +933,7 @@ export interface paths {
         };
         /**
          * The execution graph of a trace: handoffs as a tree, and every record in time order
-         * @description trace_id is a trace id (the x-trace-id of requests), a handoff's correlation id, or a handoff id. Returns the handoffs as a tree by parent, with the mail, holds, approvals and audit entries (agent notes included) of the same trace in time order. An agent-bound key whose agent sent or received one of its handoffs sees every envelope of the graph (never another agent's bodies), and of the other records its own agent's.
+         * @description trace_id is a trace id (the x-trace-id of requests), a handoff's correlation id, or a handoff id. Returns the handoffs as a tree by parent, with the mail, holds, leases, approvals and audit entries (agent notes included) of the same trace in time order, of the kinds the key's scopes read (mail: mail, holds: calendar, approvals: approvals, audit entries: audit). A trace belongs to its workspace: an agent-bound key reads it only if its agent started it or sent or received one of its handoffs, and then sees every envelope of the graph (never another agent's bodies) and of the other records its own agent's; to other agents it is not found.
          */
         get: operations["getTrace"];
         put?: never;

@@ -13,7 +13,7 @@ import { encodeSource, readSource } from "../message-source";
 import { newId } from "../../ids";
 import { inboxesFor, type Delivery } from "../inbound/ingest-message";
 import { parseMessageOffThread } from "../inbound/parse-pool";
-import { deliverLocally, externalAddresses, LOCAL_SENDER_AUTH, lockInboxes } from "../local-delivery";
+import { carriedTrace, deliverLocally, externalAddresses, LOCAL_SENDER_AUTH, lockInboxes } from "../local-delivery";
 
 /**
  * Settles the message held for an approval, inside the transaction that resolves it: approved,
@@ -41,8 +41,10 @@ export async function settleHeldMail(tx: Transaction, actor: Actor, approvalId: 
     .set({ status, traceId, nextSendAt: status === "queued" ? sql`clock_timestamp()` : null })
     .where(eq(messages.id, held.id))
     .returning();
-  const delivered = local.length ? await deliverHeldLocally(tx, m!, local, traceId!) : [];
-  const [inbox] = await tx.select({ agentId: inboxes.agentId }).from(inboxes).where(eq(inboxes.id, m!.inboxId));
+  const [inbox] = await tx.select().from(inboxes).where(eq(inboxes.id, m!.inboxId));
+  // The trace was chosen when the agent sent it: its copies carry it only if that agent may use it.
+  const carried = local.length ? await carriedTrace(inbox!, local, traceId, inbox!.agentId, inbox!.agentId === null) : null;
+  const delivered = local.length ? await deliverHeldLocally(tx, inbox!, m!, local, carried) : [];
   const summary = {
     approval_id: approvalId, message_id: m!.messageId, status,
     ...(delivered.length ? { delivered_locally: delivered.map((d) => ({ inbox_id: d.inbox_id, message_id: d.message_id, refused: d.refused })) } : {}),
@@ -60,11 +62,11 @@ export async function settleHeldMail(tx: Transaction, actor: Actor, approvalId: 
  * The approved bytes, read back from storage and parsed as received mail, delivered to the
  * recipients that are inboxes here (under their locks, in id order, as a send takes them).
  */
-async function deliverHeldLocally(tx: Transaction, m: MessageRow, local: InboxRow[], traceId: string): Promise<Delivery[]> {
+async function deliverHeldLocally(tx: Transaction, sender: InboxRow, m: MessageRow, local: InboxRow[], traceId: string | null): Promise<Delivery[]> {
   const raw = await readSource(m.id);
   const copy = await parseMessageOffThread(raw, { senderAuth: LOCAL_SENDER_AUTH });
   await lockInboxes(tx, [m.inboxId, ...local.map((i) => i.id)]);
-  return deliverLocally(local, copy, await encodeSource(raw, copy.sha256), traceId);
+  return deliverLocally(sender, local, copy, await encodeSource(raw, copy.sha256), traceId);
 }
 
 /** The message an approval holds (or held), with its exact RFC 5322 bytes, for the page that shows it to the people deciding. */

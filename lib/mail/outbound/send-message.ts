@@ -6,6 +6,7 @@ import { AppError } from "../../errors";
 import { env } from "../../config/env";
 import { newId } from "../../ids";
 import type { Actor } from "../../actor";
+import { isAgentBound } from "../../traces/trace-access";
 import { appendAudit } from "../../audit/append-audit";
 import { scheduleWork } from "../../jobs/schedule";
 import { MESSAGE_DELIVERY_KIND } from "./deliver-outbound";
@@ -20,7 +21,7 @@ import { encodeSource, storeSource, type EncodedSource } from "../message-source
 import type { ParsedMessage } from "../inbound/parse-message";
 import { mailLimits } from "../inbound/mail-limits";
 import { resolveThread } from "../threading";
-import { deliverLocally, externalAddresses, localRecipients, lockInboxes, LOCAL_SENDER_AUTH } from "../local-delivery";
+import { carriedTrace, deliverLocally, externalAddresses, localRecipients, lockInboxes, LOCAL_SENDER_AUTH } from "../local-delivery";
 import { configuredTransport } from "../send-mail";
 import { MAX_SEND_RECIPIENTS, type replyInput, type sendMessageInput } from "../schemas";
 import { checkCustomHeaders } from "./headers";
@@ -185,7 +186,8 @@ export async function storeOutbound(
     })
     .returning();
   await storeSource(tx, id, source);
-  const delivered = local ? await deliverLocally(local.inboxes, await copyFor(actor, local.copy), source, traceId!) : [];
+  const carried = local ? await carriedTrace(inbox, local.inboxes, traceId, actor.type === "key" && actor.agentId ? actor.agentId : inbox.agentId, !isAgentBound(actor)) : null;
+  const delivered = local ? await deliverLocally(inbox, local.inboxes, await copyFor(actor, local.copy), source, carried) : [];
   const summary = {
     inbox_id: inbox.id, to: draft.to, cc: draft.cc, message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status, approval_id: approvalId,
     ...(delivered.length ? { delivered_locally: delivered.map((d) => ({ inbox_id: d.inbox_id, message_id: d.message_id, refused: d.refused })) } : {}),

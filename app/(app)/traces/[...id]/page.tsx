@@ -14,7 +14,7 @@ import { STATUS_TONE } from "../../handoffs/status-tone";
 
 export const metadata: Metadata = { title: "Trace" };
 
-const KIND_LABEL: Record<string, string> = { handoff: "Handoff", audit_entry: "Audit", message: "Mail", hold: "Hold", approval: "Approval" };
+const KIND_LABEL: Record<string, string> = { handoff: "Handoff", audit_entry: "Audit", message: "Mail", hold: "Hold", lease: "Lease", approval: "Approval" };
 
 /** Where a record of the timeline is shown in full; kinds without a page link to nothing. */
 function recordHref(i: TraceItem): string | null {
@@ -28,6 +28,8 @@ function recordHref(i: TraceItem): string | null {
       return `/inboxes/${d.inbox_id}/threads/${d.thread_id}#${i.id}`;
     case "hold":
       return d.calendar_ids?.[0] ? `/calendars/${d.calendar_ids[0]}` : null;
+    case "lease":
+      return `/leases`;
     case "approval":
       return `/approvals/history`;
     default:
