@@ -9,6 +9,7 @@ import { Badge, Card, Field, PageHeader, Table, dangerButtonClass, inputClass, s
 import { Time } from "../_components/time";
 import { removePasskeyAction, renameWorkspaceAction, signOutEverywhereAction } from "./actions";
 import { PreemptFloorCard } from "./preempt-floor-card";
+import { ApprovalLimitsCard } from "./approval-limits-card";
 import { TimeZoneCard } from "./time-zone-card";
 import { TaintSettingsCard } from "./taint-card";
 
@@ -49,6 +50,7 @@ export default async function SettingsPage() {
         ) : null}
       </Card>
       <PreemptFloorCard member={member} workspace={workspace} />
+      <ApprovalLimitsCard member={member} workspace={workspace} />
       <TaintSettingsCard member={member} workspace={workspace} />
       <TimeZoneCard />
       <Card title="Your account" id="account">
