@@ -14,26 +14,26 @@ CREATE INDEX "event_stream_slots_session_idx" ON "event_stream_slots" USING btre
 CREATE INDEX "approvals_pending_agent_idx" ON "approvals" USING btree ("workspace_id","agent_id","api_key_id") WHERE "approvals"."status" = 'pending';--> statement-breakpoint
 ALTER TABLE "workspaces" ADD CONSTRAINT "workspaces_max_pending_approvals_range" CHECK ("workspaces"."max_pending_approvals_per_agent" between 1 and 1000);--> statement-breakpoint
 ALTER TABLE "event_stream_slots" ADD CONSTRAINT "event_stream_slots_owner_check" CHECK (("event_stream_slots"."key_id" is not null and "event_stream_slots"."member_id" is null and "event_stream_slots"."session_token" is null) or ("event_stream_slots"."key_id" is null and "event_stream_slots"."member_id" is not null and "event_stream_slots"."session_token" is not null));--> statement-breakpoint
--- Takes one of a member's live-channel slots (the web app's /api/live), for one session: false
--- beyond p_max. Serialised per member, as agentdraft_open_event_stream is per key.
+-- Takes one of a member's live-channel slots (the web app's /api/live), for one session:
+-- 'opened', 'full' beyond p_max, or 'signed_out' when the session ended or the member was
+-- removed. Serialised per member, as agentdraft_open_event_stream is per key.
 CREATE OR REPLACE FUNCTION agentdraft_open_live_stream(p_member text, p_session text, p_slot text, p_max int, p_ttl_seconds int)
-RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+RETURNS text LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_open int;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('agentdraft_live_stream:' || p_member, 0));
+  IF NOT EXISTS (SELECT 1 FROM sessions WHERE session_token = p_session AND expires > clock_timestamp())
+     OR NOT EXISTS (SELECT 1 FROM members WHERE id = p_member) THEN
+    RETURN 'signed_out';
+  END IF;
   DELETE FROM event_stream_slots WHERE member_id = p_member AND expires_at <= clock_timestamp();
   SELECT count(*) INTO v_open FROM event_stream_slots WHERE member_id = p_member;
   IF v_open >= p_max THEN
-    RETURN false;
-  END IF;
-  -- A session that ended (or a member removed) meanwhile takes no slot: the foreign keys refuse it.
-  IF NOT EXISTS (SELECT 1 FROM sessions WHERE session_token = p_session AND expires > clock_timestamp())
-     OR NOT EXISTS (SELECT 1 FROM members WHERE id = p_member) THEN
-    RETURN false;
+    RETURN 'full';
   END IF;
   INSERT INTO event_stream_slots (id, member_id, session_token, expires_at) VALUES (p_slot, p_member, p_session, clock_timestamp() + make_interval(secs => p_ttl_seconds));
-  RETURN true;
+  RETURN 'opened';
 END $$;
 --> statement-breakpoint
 DROP FUNCTION IF EXISTS agentdraft_bind_holds(jsonb, text, text[]);

@@ -64,7 +64,7 @@ describe("Graph change notifications are bounded per unauthenticated request", (
 
     const mixed = {
       value: Array.from({ length: 1000 }, (_, i) =>
-        i % 2 ? { subscriptionId: sub.id, clientState: sub.clientState, changeType: "updated" } : { subscriptionId: `unknown-${i % 50}`, clientState: "guess" },
+        i % 2 ? { subscriptionId: sub.id, clientState: sub.clientState, changeType: "updated" } : { subscriptionId: `unknown-${(i / 2) % 50}`, clientState: "guess" },
       ),
     };
     const counted = countingLookup();
