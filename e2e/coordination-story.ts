@@ -63,6 +63,13 @@ export function coordinationStory(story: () => Story) {
     expect(refused.status()).toBe(409);
     expect((await refused.json()).code).toBe("hold_conflict");
 
+    // Binding keeps the hold only to the hold TTL cap; a person keeps it until the approval expires (audited).
+    expect(Date.parse(approval.holds[0].expires_at)).toBeLessThan(Date.parse(approval.expires_at));
+    await page.goto(`/approvals/${approval.id}`);
+    await page.getByRole("button", { name: "Keep the holds until the approval expires" }).click();
+    await expect.poll(async () => (await (await request.get(`/api/v1/holds/${hold.id}`, { headers: agentAuth })).json()).expires_at).toBe(approval.expires_at);
+    await expect(page.getByRole("button", { name: "Keep the holds until the approval expires" })).toHaveCount(0);
+
     const poll = request.get(`/api/v1/approvals/${approval.id}?wait=30`, { headers: agentAuth, timeout: 45_000 });
     await page.goto("/approvals");
     const card = page.getByTestId("pending-approval").filter({ hasText: "Run migration 0042 on staging" });
@@ -152,8 +159,12 @@ export function coordinationStory(story: () => Story) {
 
     await page.goto("/settings");
     await page.getByLabel("Holds below this priority never preempt (0: off)").fill("20");
-    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByLabel("Holds below this priority never preempt (0: off)").locator("xpath=ancestor::form").getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByTestId("preempt-floor")).toContainText("below 20 never preempt");
+    // Approval limits: how many approvals one agent may have waiting for people at once.
+    await page.getByLabel("Pending approvals per agent").fill("5");
+    await page.getByLabel("Pending approvals per agent").locator("xpath=ancestor::form").getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByTestId("max-pending-approvals")).toContainText("at most 5 approvals pending at once");
     await page.getByTestId("preempt-floor").scrollIntoViewIfNeeded();
     await snapBoth(page, "settings-hold-priorities");
   });

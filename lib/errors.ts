@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   unprocessable_message: 422,
   unsupported_media_type: 415,
   rate_limited: 429,
+  too_many_pending_approvals: 429,
   internal_error: 500,
   service_unavailable: 503,
 } as const;
@@ -83,6 +84,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   unprocessable_message: "The message cannot be processed",
   unsupported_media_type: "Unsupported content type",
   rate_limited: "Too many requests",
+  too_many_pending_approvals: "Too many approvals are already waiting for a person",
   internal_error: "Internal error",
   service_unavailable: "Service unavailable",
 };

@@ -4,7 +4,7 @@ import { createdAt, idColumn, workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
 import { agents } from "./agents";
 
-export const API_KEY_SCOPES = ["mail", "calendar", "approvals", "audit", "webhooks", "handoffs"] as const;
+export const API_KEY_SCOPES = ["mail", "calendar", "approvals", "audit", "webhooks", "handoffs", "leases"] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** Only the SHA-256 of a key and its display prefix are stored; the key itself is shown once. */

@@ -47,6 +47,8 @@ export const approvals = pgTable(
   (t) => [
     index("approvals_workspace_idx").on(t.workspaceId, t.id),
     index("approvals_pending_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+    /** Counting an agent's (or workspace-wide key's) pending approvals against the workspace's cap. */
+    index("approvals_pending_agent_idx").on(t.workspaceId, t.agentId, t.apiKeyId).where(sql`${t.status} = 'pending'`),
     check("approvals_required_check", sql`${t.requiredApprovals} between 1 and 10`),
     check("approvals_status_check", sql`${t.status} in ('pending', 'approved', 'denied', 'expired', 'cancelled')`),
   ],

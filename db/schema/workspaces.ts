@@ -17,10 +17,13 @@ export const workspaces = pgTable(
     taintWindowSeconds: integer("taint_window_seconds").notNull().default(86400),
     /** Recipient domains people trust (lower case): mail to them is never mail to an untrusted recipient. Set by admins only. */
     trustedDomains: text("trusted_domains").array().notNull().default(sql`'{}'::text[]`),
+    /** An agent (or workspace-wide key) may have at most this many approvals pending at once: more floods people (approval fatigue). */
+    maxPendingApprovalsPerAgent: integer("max_pending_approvals_per_agent").notNull().default(20),
     createdAt: createdAt(),
   },
   (t) => [
     check("workspaces_taint_window_range", sql`${t.taintWindowSeconds} between 60 and 2592000`),
+    check("workspaces_max_pending_approvals_range", sql`${t.maxPendingApprovalsPerAgent} between 1 and 1000`),
     check("workspaces_hold_preempt_min_priority_range", sql`${t.holdPreemptMinPriority} between 0 and 100`),
     check(
       "workspaces_escalation_check",

@@ -12,18 +12,25 @@ import { operatorActor } from "../actor";
 import { expireHolds } from "../holds/expire-holds";
 import { decideApproval } from "./decide-approval";
 import { expireApprovals } from "./approvals";
+import { env } from "../config/env";
 
 setTestEnv({ HOLD_TTL_MIN_SECONDS: "1", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Holds bound to a live pending approval that are neither live nor preempted, and holds waiting for two pending approvals (there must never be any). */
+/**
+ * Holds bound to a live pending approval that are neither preempted nor live until the approval's
+ * expiry or the hold TTL cap from binding, whichever is first (a person may keep them longer), and
+ * holds waiting for two pending approvals (there must never be any).
+ */
 async function boundViolations(workspaceId: string) {
   const db = await getDb();
+  const cap = env().HOLD_TTL_MAX_SECONDS;
   const { rows: dropped } = await db.execute<{ hold: string; status: string }>(sql`
     select h.id as hold, h.status from approvals a join holds h on h.id = any(a.hold_ids)
     where a.workspace_id = ${workspaceId} and a.status = 'pending' and a.expires_at > clock_timestamp()
-      and not (h.status = 'preempted' or (h.status = 'held' and h.expires_at >= a.expires_at))`);
+      and a.created_at + make_interval(secs => ${cap}) > clock_timestamp()
+      and not (h.status = 'preempted' or (h.status = 'held' and h.expires_at >= least(a.expires_at, a.created_at + make_interval(secs => ${cap}))))`);
   const { rows: twice } = await db.execute<{ hold: string }>(sql`
     select hid as hold from approvals a cross join unnest(a.hold_ids) hid
     where a.workspace_id = ${workspaceId} and a.status = 'pending' group by hid having count(*) > 1`);

@@ -40,19 +40,23 @@ const resolvedEvent = async (workspaceId: string) => {
 };
 
 describe("holds bound to an approval", () => {
-  it("outlive their TTL while it is pending (the expiry job leaves them, others are refused) and are committed by the deciding vote", async () => {
+  it("outlive their own TTL while it is pending, up to the hold TTL cap (the expiry job leaves them, others are refused) and are committed by the deciding vote", async () => {
     const ctx = await setup();
-    const hold = await placeHold(ctx, ctx.key);
+    const hold = await placeHold(ctx, ctx.key, { hold_ttl_seconds: 3 }); // long enough to bind on a loaded machine
     expect(hold.status).toBe(201);
     const approval = await ask(ctx.key, [hold.json.id]);
-    expect(approval.status).toBe(201);
+    expect(approval.status, JSON.stringify(approval.json)).toBe(201);
     expect(approval.json).toMatchObject({ hold_ids: [hold.json.id], on_approve: "commit", holds: [{ hold_id: hold.json.id, status: "held", event_ids: [] }] });
-    expect(approval.json.holds[0].expires_at).toBe(approval.json.expires_at);
+    // Kept to the hold TTL cap (HOLD_TTL_MAX_SECONDS, 3600 here) from binding, not for the approval's day.
+    const keptUntil = Date.parse(approval.json.holds[0].expires_at);
+    expect(keptUntil).toBeLessThan(Date.parse(approval.json.expires_at));
+    expect(keptUntil - Date.parse(approval.json.created_at)).toBeGreaterThanOrEqual(3600_000);
+    expect(keptUntil - Date.now()).toBeLessThanOrEqual(3600_000);
 
-    await sleep(1200); // past the hold's own TTL
+    await sleep(3200); // past the hold's own TTL
     await expireHolds(); // other files' holds may expire meanwhile (one database): this one must not
     const seen = await api(`/api/v1/holds/${hold.json.id}`, { key: ctx.key });
-    expect(seen.json).toMatchObject({ status: "held", approval_id: approval.json.id, expires_at: approval.json.expires_at });
+    expect(seen.json).toMatchObject({ status: "held", approval_id: approval.json.id, expires_at: approval.json.holds[0].expires_at });
     const refused = await placeHold(ctx, ctx.otherKey, { hold_ttl_seconds: 60 });
     expect(refused.status).toBe(409);
     expect(refused.json.conflicts).toEqual([expect.objectContaining({ id: hold.json.id, agent_id: null })]);
@@ -60,7 +64,7 @@ describe("holds bound to an approval", () => {
     expect(JSON.stringify(free.json)).toContain(hold.json.id);
     // The agent cannot commit it behind the approver's back; extending never shortens it.
     expect((await api(`/api/v1/holds/${hold.json.id}/commit`, { key: ctx.key, method: "POST" })).json.code).toBe("hold_awaiting_approval");
-    expect((await api(`/api/v1/holds/${hold.json.id}/extend`, { key: ctx.key, body: { hold_ttl_seconds: 5 } })).json.expires_at).toBe(approval.json.expires_at);
+    expect((await api(`/api/v1/holds/${hold.json.id}/extend`, { key: ctx.key, body: { hold_ttl_seconds: 5 } })).json.expires_at).toBe(approval.json.holds[0].expires_at);
 
     await decideApproval(ctx.approver.actor, approval.json.id, "approve", "go");
     const after = await api(`/api/v1/approvals/${approval.json.id}`, { key: ctx.key });

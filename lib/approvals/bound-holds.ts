@@ -19,7 +19,7 @@ export const boundHoldsInput = {
     .max(20)
     .refine((ids) => new Set(ids).size === ids.length, "each hold once")
     .optional()
-    .describe("live holds to keep for this approval (SPEC §12): they outlive their TTL while it is pending, are committed (or kept) when it is approved, released otherwise"),
+    .describe("live holds to keep for this approval (SPEC §12): while it is pending they are kept up to the hold TTL cap (HOLD_TTL_MAX_SECONDS) from binding, never past its expiry, unless a person extends them, are committed (or kept) when it is approved, released otherwise"),
   on_approve: z.enum(["commit", "hold"]).optional().describe("commit (the default): approving commits the bound holds in the same transaction; hold: they are kept with a fresh TTL"),
 };
 
@@ -38,15 +38,22 @@ export const boundHoldSchema = z.object({
 /**
  * Binds the holds to the approval being created, as the last statement of its transaction
  * (agentdraft_bind_holds: under the calendars' locks, so the calendars are locked only until
- * the commit that follows). Refuses, rolling the approval back, a hold that is not the
- * caller's, not live, or bound to another pending approval.
+ * the commit that follows). A bound hold is kept up to the hold TTL cap from now, never past the
+ * approval's expiry: only a person extends it further (extendBoundHolds). Refuses, rolling the
+ * approval back, a hold that is not the caller's, not live, or bound to another pending approval.
  */
 export async function bindHolds(tx: Transaction, actor: Actor & { type: "key" }, approvalId: string, holdIds: string[]): Promise<void> {
   if (holdIds.length === 0) return;
   const sorted = [...holdIds].sort();
-  const { rows } = await tx.execute<{ out: unknown }>(sql`select agentdraft_bind_holds(${JSON.stringify(actorJson(actor))}::jsonb, ${approvalId}, ${sql.param(sorted)}::text[]) as out`);
-  const out = jsonValue<{ error?: { code: string; hold_id: string } }>(rows[0]!.out);
-  if (!out.error) return;
+  const { rows } = await tx.execute<{ out: unknown }>(
+    sql`select agentdraft_bind_holds(${JSON.stringify(actorJson(actor))}::jsonb, ${approvalId}, ${sql.param(sorted)}::text[], ${env().HOLD_TTL_MAX_SECONDS}::int) as out`,
+  );
+  const out = jsonValue<{ holds?: { id: string; workspace_id: string; expires_at: string }[]; error?: { code: string; hold_id: string } }>(rows[0]!.out);
+  if (!out.error) {
+    // Their time may have grown (to the hold TTL cap): the expiry timers follow, after the commit.
+    void Promise.all((out.holds ?? []).map((h) => scheduleHoldExpiry({ id: h.id, workspaceId: h.workspace_id, expiresAt: new Date(h.expires_at) })));
+    return;
+  }
   const { code, hold_id } = out.error;
   const field = [{ field: "hold_ids", message: `${hold_id}: ${code.replace(/_/g, " ")}` }];
   if (code === "not_found") throw notFound("hold", hold_id);

@@ -3,6 +3,7 @@ import { transaction } from "../../db/transaction";
 import type { Transaction } from "../../db/client";
 import { approvals, type ApprovalRow } from "../../db/schema";
 import { newId } from "../ids";
+import { AppError } from "../errors";
 import type { Actor } from "../actor";
 import { appendAudit } from "../audit/append-audit";
 import { emitEvent } from "../events/emit-event";
@@ -20,6 +21,31 @@ import { bindHolds } from "./bound-holds";
 const DEFAULT_EXPIRY_SECONDS = 86400;
 
 /**
+ * An agent (a workspace-wide key: that key) may have at most the workspace's
+ * max_pending_approvals_per_agent approvals pending at once: 429 too_many_pending_approvals
+ * beyond. Concurrent asks of one agent queue on a transaction lock, so the count they check is
+ * the one they commit against; other agents do not wait.
+ */
+async function assertUnderPendingCap(tx: Transaction, actor: Actor & { type: "key" }): Promise<void> {
+  const who = actor.agentId ?? actor.keyId;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`approvals-pending:${actor.workspaceId}`}), hashtext(${who}))`);
+  const mine = actor.agentId ? sql`a.agent_id = ${actor.agentId}` : sql`a.agent_id is null and a.api_key_id = ${actor.keyId}`;
+  const { rows } = await tx.execute<{ max: number; open: number }>(sql`
+    select w.max_pending_approvals_per_agent as max,
+      (select count(*)::int from (select 1 from approvals a where a.workspace_id = w.id and a.status = 'pending' and a.expires_at > clock_timestamp() and ${mine}
+        limit w.max_pending_approvals_per_agent) x) as open
+    from workspaces w where w.id = ${actor.workspaceId}`);
+  const max = Number(rows[0]?.max ?? 0);
+  if (rows[0] && Number(rows[0].open) < max) return;
+  throw new AppError(
+    "too_many_pending_approvals",
+    `${actor.agentId ? `Agent ${actor.agentId}` : "This workspace-wide key"} already has ${max} approvals pending, the most this workspace allows. Wait for people to decide, or cancel one you no longer need, then ask again.`,
+    { limit: max },
+    { "retry-after": "60" },
+  );
+}
+
+/**
  * Opens a pending approval. A matching workspace policy sets the floor of the quorum (an
  * agent may ask for more approvals, never fewer) and the expiry when the agent gives none.
  */
@@ -33,6 +59,7 @@ export async function createApproval(
   const required = Math.max(input.required_approvals ?? 1, policy?.requiredApprovals ?? 1);
   const expiresIn = input.expires_in_seconds ?? policy?.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS;
   return transaction(async (tx) => {
+    await assertUnderPendingCap(tx, actor);
     const [row] = await tx
       .insert(approvals)
       .values({

@@ -12,7 +12,8 @@ export const createApprovalOp = defineOperation({
   summary: "Ask signed-in humans to approve an action",
   description:
     "Members decide in the web app; no API key can decide. A matching workspace policy sets the minimum quorum and the default expiry. " +
-    "hold_ids binds live holds (agent-bound keys: their own) to the approval: while it is pending they do not expire with their TTL (they live until the approval's expiry) and cannot be committed by the agent (409 hold_awaiting_approval); " +
+    "429 too_many_pending_approvals when this agent (a workspace-wide key: this key) already has as many approvals pending as the workspace allows (limit, 20 by default; admins set it): wait for decisions or cancel approvals you no longer need, then ask again. " +
+    "hold_ids binds live holds (agent-bound keys: their own) to the approval: while it is pending they are kept up to the hold TTL cap (HOLD_TTL_MAX_SECONDS) from binding, never past the approval's expiry, unless a person extends them to its expiry in the web app; they cannot be committed by the agent (409 hold_awaiting_approval); " +
     "the deciding approve vote commits them in the same transaction (on_approve: commit) or keeps them with a fresh TTL (hold); denial, expiry or cancel releases them. " +
     "Preemption is unchanged: a preempted bound hold is named in approval.resolved (holds[]) and on the approval. 404 for a hold the key cannot see, 409 hold_not_active for a dead hold, 409 conflict for one already waiting on another approval.",
   tag,

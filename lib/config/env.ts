@@ -71,6 +71,8 @@ const envSchema = z.object({
   EVENTS_STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(280),
   EVENTS_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
   EVENTS_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
+  /** The web app's live channel (/api/live): open connections per member, across their tabs and devices. */
+  LIVE_STREAMS_PER_MEMBER: z.coerce.number().int().min(1).max(100).default(10),
   /** Inngest Cloud keys, read by the Inngest SDK too. Set both to run background work on Inngest. */
   INNGEST_EVENT_KEY: z.string().trim().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().trim().min(1).optional(),

@@ -38,6 +38,7 @@ export const ERROR_GUIDE: Record<ErrorCode, string> = {
   unprocessable_message: "The mail cannot be processed (for example no recipient matches an inbox).",
   unsupported_media_type: "The content type is not accepted; the API takes `application/json`.",
   rate_limited: "Too many requests for this key. Wait `retry-after` seconds; `ratelimit-remaining` shows the budget.",
+  too_many_pending_approvals: "This agent (or workspace-wide key) already has as many approvals pending as the workspace allows (`limit`; an admin sets it in Settings, 20 by default): asking people for more at once breeds approval fatigue. Wait for people to decide, cancel the ones you no longer need (`POST /v1/approvals/{id}/cancel`), or let them expire, then ask again; `retry-after` is a hint, not a promise. Another agent's approvals are not counted.",
   internal_error: "Something failed on the server. Nothing was half-done; retry, and quote `request_id` if it persists.",
   service_unavailable:
     "The feature is not configured on this server (for example inbound mail without INBOUND_SECRET), or the deployment cannot serve yet: `reason` is `misconfigured` (`detail` names the setting to fix) or `database_unavailable` (the database is waking up: retry after `retry-after` seconds).",

@@ -24,10 +24,9 @@ export const EVENT_SCOPES: Record<EventType, ApiKeyScope> = {
   "handoff.completed": "handoffs",
   "handoff.dead": "handoffs",
   "handoff.expired": "handoffs",
-  // Leases take no scope over the API; their events go with the other coordination events.
-  "lease.acquired": "calendar",
-  "lease.released": "calendar",
-  "lease.expired": "calendar",
+  "lease.acquired": "leases",
+  "lease.released": "leases",
+  "lease.expired": "leases",
   "message.claimed": "mail",
   "message.released": "mail",
   "message.completed": "mail",

@@ -1,6 +1,6 @@
 import { env } from "../config/env";
 import { readEvents, formatPosition, type StreamFilter, type StreamPosition } from "./read-events";
-import { closeStreamSlot, openStreamSlot, renewStreamSlot } from "./stream-slots";
+import { closeStreamSlot, openLiveSlot, openStreamSlot, renewStreamSlot, streamSlotAllowed } from "./stream-slots";
 import { watchEvents } from "./wake";
 import { messagesInEvents, recordReadsBy } from "../taint/agent-taint";
 import type { Actor } from "../actor";
@@ -10,6 +10,8 @@ const keyActor = (o: EventStreamOptions): Actor => ({ type: "key", workspaceId: 
 export type EventStreamOptions = {
   /** The API key whose bounded slots the stream takes; null for a signed-in member's live page. */
   keyId: string | null;
+  /** For a member's live page: the member and session whose bounded slots it takes (ended by removal or sign-out). */
+  member?: { memberId: string; sessionToken: string };
   filter: StreamFilter;
   /** Where to resume (Last-Event-ID); null: from now on (or from `filter.since`). */
   after: StreamPosition | null;
@@ -19,6 +21,8 @@ export type EventStreamOptions = {
 
 /** How soon an EventSource reconnects after the server ends a connection. */
 const RETRY_MS = 1_000;
+/** How often an open stream checks that its key is not revoked (its member not removed, its session not ended): it ends within this. */
+export const STREAM_ACCESS_CHECK_MS = 2_000;
 
 /**
  * GET /v1/events as a Server-Sent Events body: one `id`/`event`/`data` block per event, a
@@ -29,7 +33,11 @@ const RETRY_MS = 1_000;
 export async function openEventStream(o: EventStreamOptions): Promise<ReadableStream<Uint8Array>> {
   const e = env();
   const ttl = e.EVENTS_HEARTBEAT_SECONDS * 3;
-  const slot = o.keyId ? await openStreamSlot(o.keyId, e.EVENTS_STREAMS_PER_KEY, ttl) : null;
+  const slot = o.keyId
+    ? await openStreamSlot(o.keyId, e.EVENTS_STREAMS_PER_KEY, ttl)
+    : o.member
+      ? await openLiveSlot(o.member, e.LIVE_STREAMS_PER_MEMBER, ttl)
+      : null;
   // "From now" is fixed before the answer starts: whatever commits after the client sees it is streamed.
   let start: StreamPosition | null;
   try {
@@ -67,12 +75,22 @@ async function* sseChunks(o: EventStreamOptions, slot: string | null, signal: Ab
   const e = env();
   const endAt = Date.now() + e.EVENTS_STREAM_MAX_SECONDS * 1000;
   let heartbeatAt = Date.now() + e.EVENTS_HEARTBEAT_SECONDS * 1000;
+  let checkAt = Date.now() + STREAM_ACCESS_CHECK_MS;
   let position = o.after;
   let sentPosition = position ? formatPosition(position) : "";
   const commits = watchEvents(o.filter.workspaceId);
   try {
     yield `retry: ${RETRY_MS}\n: connected\n${sentPosition ? `id: ${sentPosition}\n` : ""}\n`;
+    let revoked = false;
     while (!signal.aborted && Date.now() < endAt) {
+      if (slot && Date.now() >= checkAt) {
+        // Revoked, removed or signed out: the stream ends within seconds, not at its next heartbeat.
+        if (!(await streamSlotAllowed(slot))) {
+          revoked = true;
+          break;
+        }
+        checkAt = Date.now() + STREAM_ACCESS_CHECK_MS;
+      }
       const { events, next, more } = await readEvents(o.filter, position);
       position = next;
       if (events.length) {
@@ -83,16 +101,21 @@ async function* sseChunks(o: EventStreamOptions, slot: string | null, signal: Ab
       }
       if (more) continue; // cut short, or a backlog left to seal: read on at once
       if (Date.now() >= heartbeatAt) {
-        if (slot && !(await renewStreamSlot(slot, ttl))) break;
+        if (slot && !(await renewStreamSlot(slot, ttl))) {
+          revoked = true;
+          break;
+        }
+        checkAt = Date.now() + STREAM_ACCESS_CHECK_MS;
         const at = formatPosition(position);
         yield `: heartbeat\n${at !== sentPosition ? `id: ${at}\n` : ""}\n`;
         sentPosition = at;
         heartbeatAt = Date.now() + e.EVENTS_HEARTBEAT_SECONDS * 1000;
       }
-      const wait = Math.min(e.EVENTS_POLL_INTERVAL_MS, heartbeatAt - Date.now(), endAt - Date.now());
+      const wait = Math.min(e.EVENTS_POLL_INTERVAL_MS, heartbeatAt - Date.now(), endAt - Date.now(), slot ? checkAt - Date.now() : Infinity);
       if (wait > 0) await commits.wait(wait, signal);
     }
-    if (!signal.aborted) yield `: closing after ${e.EVENTS_STREAM_MAX_SECONDS} s; reconnect with Last-Event-ID\n${position && formatPosition(position) !== sentPosition ? `id: ${formatPosition(position)}\n` : ""}\n`;
+    if (revoked) yield `: access ended (key revoked, member removed or signed out)\n\n`;
+    else if (!signal.aborted) yield `: closing after ${e.EVENTS_STREAM_MAX_SECONDS} s; reconnect with Last-Event-ID\n${position && formatPosition(position) !== sentPosition ? `id: ${formatPosition(position)}\n` : ""}\n`;
   } finally {
     commits.close();
     if (slot) await closeStreamSlot(slot).catch((err) => console.error("[events] could not free a stream slot:", err));

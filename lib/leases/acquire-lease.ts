@@ -20,7 +20,8 @@ type Acquired =
  * Acquires an exclusive lease on a named resource in one statement (agentdraft_acquire_lease):
  * under the resource's row lock, a live lease refuses it with lease_conflict (whatever the
  * priorities: leases do not preempt); otherwise the lease gets the resource's next fencing token.
- * Which agent holds the resource is told only to workspace-wide keys and to that agent.
+ * Which agent holds the resource is told only to workspace-wide keys and to that agent; the
+ * holder's fencing token to nobody.
  */
 export async function acquireLease(actor: Actor & { type: "key" }, input: AcquireLeaseInput): Promise<LeaseRow> {
   const q = await queryable();
@@ -30,10 +31,11 @@ export async function acquireLease(actor: Actor & { type: "key" }, input: Acquir
   const out = jsonValue<Acquired>(rows[0]!.out);
   if ("priority_above_ceiling" in out) throw aboveCeiling(input.priority, out.priority_above_ceiling.max_priority);
   if ("conflict" in out) {
-    const live = out.conflict;
+    // Never the holder's fencing token: with it another agent could write as the holder.
+    const { fencing_token: _secret, ...live } = out.conflict;
     const visible = !actor.agentId || actor.agentId === live.agent_id;
     throw new AppError("lease_conflict", `${input.resource} is leased until ${live.expires_at}.`, {
-      conflict: { ...live, agent_id: visible ? live.agent_id : null },
+      conflict: { lease_id: live.lease_id, agent_id: visible ? live.agent_id : null, priority: live.priority, expires_at: live.expires_at },
     });
   }
   const lease = rowFromJson(leases, out.lease);

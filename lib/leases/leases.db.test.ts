@@ -35,8 +35,12 @@ describe("leases over the API", () => {
     expect(taken.status).toBe(409);
     expect(taken.json.code).toBe("lease_conflict");
     // Another agent's lease is not named to an agent-bound key; a workspace-wide key sees who.
-    expect(taken.json.conflict).toMatchObject({ lease_id: first.json.id, agent_id: null, fencing_token: 1 });
-    expect((await acquire(wide, {})).json.conflict.agent_id).toBe(a.id);
+    // Nor is its fencing token, to anyone: with it another agent could write as the holder.
+    expect(taken.json.conflict).toEqual({ lease_id: first.json.id, agent_id: null, priority: 50, expires_at: first.json.expires_at });
+    expect(taken.text).not.toContain("fencing_token");
+    const wideConflict = await acquire(wide, {});
+    expect(wideConflict.json.conflict.agent_id).toBe(a.id);
+    expect(wideConflict.json.conflict).not.toHaveProperty("fencing_token");
 
     const renewed = await api(`/api/v1/leases/${first.json.id}/renew`, { key: keyA, body: { ttl_seconds: 120 } });
     expect(renewed.status).toBe(200);
@@ -155,5 +159,31 @@ describe("racing for one lease", () => {
     const db = await getDb();
     const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n from leases where workspace_id = ${workspace.id}`);
     expect(Number(rows[0]!.n)).toBe(tokens.length);
+  });
+});
+
+describe("the leases scope", () => {
+  it("a key needs it to take, renew, release, read or verify leases (403 insufficient_scope); a key with it, or with every scope, may", async () => {
+    const { workspace } = await newWorkspace();
+    const agent = await newAgent(workspace.id, "deployer");
+    const { key: calendarOnly } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["calendar", "handoffs"] });
+    const { key: leasing } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["leases"] });
+    const refused = await api("/api/v1/leases", { key: calendarOnly, body: { resource: "deploy:scoped", ttl_seconds: 60 } });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ code: "insufficient_scope", required_scope: "leases" });
+    const lease = await api("/api/v1/leases", { key: leasing, body: { resource: "deploy:scoped", ttl_seconds: 60 } });
+    expect(lease.status).toBe(201);
+    for (const [path, body] of [
+      [`/api/v1/leases/${lease.json.id}/renew`, { ttl_seconds: 60 }],
+      [`/api/v1/leases/${lease.json.id}/release`, {}],
+      ["/api/v1/leases/verify", { resource: "deploy:scoped", fencing_token: 1 }],
+    ] as const) {
+      expect((await api(path, { key: calendarOnly, body })).json.code, path).toBe("insufficient_scope");
+    }
+    expect((await api(`/api/v1/leases/${lease.json.id}`, { key: calendarOnly })).status).toBe(403);
+    expect((await api("/api/v1/leases", { key: calendarOnly })).status).toBe(403);
+    expect((await api(`/api/v1/leases/${lease.json.id}/release`, { key: leasing, method: "POST" })).status).toBe(200);
+    const { key: everything } = await newKey(workspace.id, { agent_id: agent.id });
+    expect((await api("/api/v1/leases", { key: everything, body: { resource: "deploy:scoped", ttl_seconds: 60 } })).status).toBe(201);
   });
 });

@@ -36,6 +36,8 @@ describe("MCP coordination tools", () => {
     const refused = await call(cb, "acquire_lease", { resource: "deploy:staging", ttl_seconds: 60 });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain("lease_conflict");
+    // The holder's fencing token is not in the refusal (nor is its agent, to another agent's key).
+    expect(JSON.stringify(refused)).not.toContain("fencing_token");
     expect((await call(cb, "verify_fencing_token", { resource: "deploy:staging", fencing_token: 1 })).structuredContent).toMatchObject({ valid: true });
     expect((await call(ca, "renew_lease", { lease_id: got.structuredContent.id, ttl_seconds: 90 })).structuredContent.ttl_seconds).toBe(90);
     expect((await call(cb, "get_lease", { lease_id: got.structuredContent.id })).isError).toBe(true);
@@ -93,5 +95,30 @@ describe("MCP coordination tools", () => {
     await decideApproval(approver.actor, asked.structuredContent.id, "approve");
     const done = await call(client, "get_approval", { approval_id: asked.structuredContent.id });
     expect(done.structuredContent.holds[0].status).toBe("committed");
+  });
+});
+
+describe("MCP lease tools and the leases scope", () => {
+  it("a key without the leases scope cannot take, renew, release or read leases through MCP", async () => {
+    const { workspace } = await newWorkspace();
+    const agent = await newAgent(workspace.id, "deployer");
+    const { key: mailOnly } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail", "calendar"] });
+    const { key: leasing } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["leases"] });
+    const [without, withScope] = [await connect(mailOnly), await connect(leasing)];
+    const got = await call(withScope, "acquire_lease", { resource: "deploy:mcp-scope", ttl_seconds: 60 });
+    expect(got.isError).toBeFalsy();
+    for (const [tool, args] of [
+      ["acquire_lease", { resource: "deploy:mcp-other", ttl_seconds: 60 }],
+      ["renew_lease", { lease_id: got.structuredContent.id, ttl_seconds: 60 }],
+      ["release_lease", { lease_id: got.structuredContent.id }],
+      ["get_lease", { lease_id: got.structuredContent.id }],
+      ["list_leases", {}],
+      ["verify_fencing_token", { resource: "deploy:mcp-scope", fencing_token: 1 }],
+    ] as const) {
+      const refused = await call(without, tool, args);
+      expect(refused.isError, tool).toBe(true);
+      expect(JSON.stringify(refused.content), tool).toContain("insufficient_scope");
+    }
+    expect((await call(withScope, "get_lease", { lease_id: got.structuredContent.id })).structuredContent.status).toBe("active");
   });
 });

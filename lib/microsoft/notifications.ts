@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryable } from "../../db/transaction";
 import { googleCalendarLinks, googleConnections, type GoogleCalendarLinkRow } from "../../db/schema";
@@ -16,71 +16,97 @@ import { MICROSOFT_RENEW_KIND, SUBSCRIPTION_RENEW_BEFORE_SECONDS } from "./work-
 
 const SUBSCRIPTION_MINUTES = 4200;
 
+/** What one unauthenticated POST may cost, fixed before any work (README "Fixed limits"). */
+export const NOTIFICATION_LIMITS = {
+  /** Bytes of body read at most; Graph's batches of change notifications are far smaller. */
+  bodyBytes: 200_000,
+  /** Notifications in one request. */
+  notifications: 1000,
+  /** Distinct subscription ids in one request: looked up together, in one bounded query. */
+  subscriptions: 100,
+  /** Graph's validation token, echoed back. */
+  validationTokenChars: 1024,
+} as const;
+
 const notification = z.object({
-  subscriptionId: z.string().min(1),
-  clientState: z.string().optional().nullable(),
-  changeType: z.string().optional(),
+  subscriptionId: z.string().min(1).max(200),
+  clientState: z.string().max(255).optional().nullable(),
+  changeType: z.string().max(100).optional(),
   lifecycleEvent: z.enum(["reauthorizationRequired", "subscriptionRemoved", "missed"]).optional(),
-  resource: z.string().optional(),
+  resource: z.string().max(2000).optional(),
 });
-export const graphNotificationBody = z.object({ value: z.array(notification).min(1).max(1000) });
+export const graphNotificationBody = z.object({ value: z.array(notification).min(1).max(NOTIFICATION_LIMITS.notifications) });
 
 type Handled = { accepted: number; refused: number; scheduled: number };
 
-/** The link whose stored subscription this is, when the clientState matches (sha256 compared in constant time). */
-async function verifiedLink(subscriptionId: string, clientState: string | null | undefined): Promise<GoogleCalendarLinkRow | null> {
+/** The Microsoft links holding these subscriptions, in one query (the caller bounds the ids). */
+export async function linksBySubscription(subscriptionIds: string[]): Promise<GoogleCalendarLinkRow[]> {
   const q = await queryable();
-  const [row] = await q
+  const rows = await q
     .select({ link: googleCalendarLinks })
     .from(googleCalendarLinks)
     .innerJoin(googleConnections, eq(googleConnections.id, googleCalendarLinks.connectionId))
-    .where(and(eq(googleCalendarLinks.channelId, subscriptionId), isNotNull(googleCalendarLinks.channelTokenHash), eq(googleConnections.provider, "microsoft")));
-  const expected = row?.link.channelTokenHash ? Buffer.from(row.link.channelTokenHash, "hex") : randomBytes(32);
-  const ok = timingSafeEqual(expected, channelTokenHash(clientState ?? ""));
-  return row && ok ? row.link : null;
+    .where(and(inArray(googleCalendarLinks.channelId, subscriptionIds), isNotNull(googleCalendarLinks.channelTokenHash), eq(googleConnections.provider, "microsoft")));
+  return rows.map((r) => r.link);
 }
 
-async function syncNow(link: GoogleCalendarLinkRow): Promise<void> {
-  const q = await queryable();
-  await q.update(googleCalendarLinks).set({ nextSyncAt: sql`now()` }).where(eq(googleCalendarLinks.id, link.id));
-  scheduleSync(microsoftProvider, link);
+/** Whether the clientState is the link's (sha256 compared in constant time; an unknown subscription compares against noise). */
+function clientStateMatches(link: GoogleCalendarLinkRow | undefined, clientState: string | null | undefined): link is GoogleCalendarLinkRow {
+  const expected = link?.channelTokenHash ? Buffer.from(link.channelTokenHash, "hex") : randomBytes(32);
+  return timingSafeEqual(expected, channelTokenHash(clientState ?? "")) && link !== undefined;
 }
 
 /**
  * Change and lifecycle notifications from Graph (POST /api/microsoft/notifications, after the
- * validation handshake the route answers itself). Each must name a subscription we hold, with
- * its clientState; others are refused and change nothing. A change makes the link due for an
- * incremental sync now. Lifecycle: `reauthorizationRequired` renews the subscription now,
- * `subscriptionRemoved` opens a new one and resyncs, `missed` resyncs (notifications were lost).
+ * validation handshake the route answers itself). The request is unauthenticated, so its cost is
+ * bounded before any work: a bounded body, at most NOTIFICATION_LIMITS.subscriptions distinct
+ * subscriptions (400 beyond), looked up in one query; each notification must name a subscription
+ * we hold, with its clientState, else it is refused and changes nothing (401 when none is
+ * accepted). The work is per link, not per notification: a change makes the link due for an
+ * incremental sync now (one update for all of them); `reauthorizationRequired` renews the
+ * subscription now, `subscriptionRemoved` opens a new one and resyncs, `missed` resyncs.
  */
-export async function acceptGraphNotifications(body: unknown): Promise<Handled> {
+export async function acceptGraphNotifications(body: unknown, lookup: (ids: string[]) => Promise<GoogleCalendarLinkRow[]> = linksBySubscription): Promise<Handled> {
   const parsed = graphNotificationBody.safeParse(body);
-  if (!parsed.success) throw new AppError("invalid_request", "Expected a Graph notification collection: {value: [{subscriptionId, clientState, ...}]}.");
+  if (!parsed.success) {
+    throw new AppError("invalid_request", `Expected a Graph notification collection: {value: [{subscriptionId, clientState, ...}]}, 1 to ${NOTIFICATION_LIMITS.notifications} of them.`);
+  }
+  const ids = [...new Set(parsed.data.value.map((n) => n.subscriptionId))];
+  if (ids.length > NOTIFICATION_LIMITS.subscriptions) {
+    throw new AppError("invalid_request", `At most ${NOTIFICATION_LIMITS.subscriptions} distinct subscriptions in one request (got ${ids.length}).`, {
+      limit: NOTIFICATION_LIMITS.subscriptions,
+    });
+  }
+  const bySubscription = new Map((await lookup(ids)).map((l) => [l.channelId!, l]));
   const out: Handled = { accepted: 0, refused: 0, scheduled: 0 };
-  const seen = new Set<string>();
+  const due = new Map<string, { link: GoogleCalendarLinkRow; events: Set<string> }>();
   for (const n of parsed.data.value) {
-    const link = await verifiedLink(n.subscriptionId, n.clientState);
-    if (!link) {
+    const link = bySubscription.get(n.subscriptionId);
+    if (!clientStateMatches(link, n.clientState)) {
       out.refused++;
       continue;
     }
     out.accepted++;
-    if (n.lifecycleEvent === "reauthorizationRequired") {
-      scheduleWork(MICROSOFT_RENEW_KIND, [{ id: link.id, workspaceId: link.workspaceId, key: link.connectionId, dueAt: new Date() }]);
-      continue;
-    }
-    if (n.lifecycleEvent === "subscriptionRemoved") {
-      const q = await queryable();
-      // Forget the dead subscription: the renewal opens a new one.
-      await q.update(googleCalendarLinks).set({ channelId: null, channelResourceId: null, channelTokenHash: null, channelExpiresAt: null }).where(eq(googleCalendarLinks.id, link.id));
-      await renewSubscription(link.id);
-    }
-    if (seen.has(link.id)) continue;
-    seen.add(link.id);
-    await syncNow(link);
-    out.scheduled++;
+    const entry = due.get(link.id) ?? { link, events: new Set<string>() };
+    entry.events.add(n.lifecycleEvent ?? "change");
+    due.set(link.id, entry);
   }
   if (out.accepted === 0) throw new AppError("unauthorized", "Unknown subscription, or the clientState does not match.");
+  const renewNow = [...due.values()].filter((d) => d.events.has("reauthorizationRequired")).map((d) => d.link);
+  scheduleWork(MICROSOFT_RENEW_KIND, renewNow.map((link) => ({ id: link.id, workspaceId: link.workspaceId, key: link.connectionId, dueAt: new Date() })));
+  const q = await queryable();
+  for (const { link, events } of due.values()) {
+    if (!events.has("subscriptionRemoved")) continue;
+    // Forget the dead subscription: the renewal opens a new one.
+    await q.update(googleCalendarLinks).set({ channelId: null, channelResourceId: null, channelTokenHash: null, channelExpiresAt: null }).where(eq(googleCalendarLinks.id, link.id));
+    await renewSubscription(link.id);
+  }
+  const toSync = [...due.values()].filter((d) => [...d.events].some((e) => e !== "reauthorizationRequired")).map((d) => d.link);
+  if (toSync.length) {
+    await q.update(googleCalendarLinks).set({ nextSyncAt: sql`now()` }).where(inArray(googleCalendarLinks.id, toSync.map((l) => l.id)));
+    for (const link of toSync) scheduleSync(microsoftProvider, link);
+  }
+  out.scheduled = toSync.length;
   return out;
 }
 
@@ -134,10 +160,13 @@ export async function handleGraphNotificationRequest(req: Request): Promise<Resp
   const requestId = newRequestId();
   const validationToken = new URL(req.url).searchParams.get("validationToken");
   if (validationToken !== null) {
+    if (validationToken.length > NOTIFICATION_LIMITS.validationTokenChars) {
+      return problemResponse(new AppError("invalid_request", "validationToken is too long."), requestId, { "x-request-id": requestId });
+    }
     return new Response(validationToken, { status: 200, headers: { "content-type": "text/plain; charset=utf-8", "x-request-id": requestId } });
   }
   try {
-    const result = await acceptGraphNotifications(parseJsonBody(await readBody(req, 1_000_000), req.headers.get("content-type")));
+    const result = await acceptGraphNotifications(parseJsonBody(await readBody(req, NOTIFICATION_LIMITS.bodyBytes), req.headers.get("content-type")));
     return Response.json({ received: true, ...result }, { status: 202, headers: { "x-request-id": requestId } });
   } catch (err) {
     return problemResponse(err, requestId, { "x-request-id": requestId });

@@ -14,6 +14,7 @@ export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   audit: "Read the audit trail and add notes",
   webhooks: "Manage webhook endpoints",
   handoffs: "Hand work to and from other agents",
+  leases: "Take, renew and release leases on shared resources",
 };
 
 /** A client registered within this long is called new on the consent page. */

@@ -37,7 +37,7 @@ afterAll(async () => {
  */
 async function setup() {
   const base = await newAgentInbox(api);
-  const { key } = await newKey(base.workspace.id, { agent_id: base.agent.id, scopes: ["mail", "approvals", "calendar", "handoffs"] });
+  const { key } = await newKey(base.workspace.id, { agent_id: base.agent.id, scopes: ["mail", "approvals", "calendar", "handoffs", "leases"] });
   const approver = await newMember(base.workspace.id, "approver", `approver-${Math.random().toString(36).slice(2, 8)}@team.test`);
   const deliver = async (from: string, text: string) => {
     const raw = await composeMime({ from, to: base.inbox.address, subject: "Urgent", text, messageId: `<${Math.random().toString(36).slice(2)}@x.test>` });
@@ -106,7 +106,7 @@ describe("taint follows the agent, not a header (SPEC §13)", () => {
     const { workspace, key, hostileId } = await setup();
     await createPolicy(operatorActor(workspace.id), { name: "Deploys after untrusted mail", action_class: "lease.acquire", untrusted_trace: true, min_priority: 80 });
     const other = await newAgent(workspace.id, "other");
-    const { key: otherKey } = await newKey(workspace.id, { agent_id: other.id, scopes: ["calendar"] });
+    const { key: otherKey } = await newKey(workspace.id, { agent_id: other.id, scopes: ["calendar", "leases"] });
     expect((await api("/api/v1/leases", { key, body: { ...lease, resource: "deploy:before" } })).status).toBe(201); // not tainted yet
     expect((await api(`/api/v1/messages/${hostileId}`, { key })).status).toBe(200);
     const refused = await api("/api/v1/leases", { key, body: lease, headers: { "x-trace-id": "trace-of-my-own" } });
@@ -133,10 +133,10 @@ describe("taint follows the agent, not a header (SPEC §13)", () => {
     const { workspace, inbox, key, hostileId } = await setup();
     await createPolicy(operatorActor(workspace.id), { name: "Deploys after untrusted mail", action_class: "lease.acquire", untrusted_trace: true });
     const helper = await newAgent(workspace.id, "helper");
-    const { key: helperKey } = await newKey(workspace.id, { agent_id: helper.id, scopes: ["mail", "calendar"] });
+    const { key: helperKey } = await newKey(workspace.id, { agent_id: helper.id, scopes: ["mail", "calendar", "leases"] });
     const helperInbox = (await api("/api/v1/inboxes", { key: helperKey, body: { username: `helper-${Math.random().toString(36).slice(2, 8)}` } })).json;
     const worker = await newAgent(workspace.id, "worker");
-    const { key: workerKey } = await newKey(workspace.id, { agent_id: worker.id, scopes: ["handoffs", "calendar"] });
+    const { key: workerKey } = await newKey(workspace.id, { agent_id: worker.id, scopes: ["handoffs", "calendar", "leases"] });
 
     // Before the agent reads anything untrusted, what it sends taints no one.
     expect((await api(`/api/v1/inboxes/${inbox.id}/messages`, { key, body: { to: [helperInbox.address], subject: "Hello", text: "Hi." } })).status).toBe(201);

@@ -46,7 +46,7 @@ describe("@agentdraft/client withPolicyApproval against the running API", () => 
 
   it("with no trace header: an agent that read injected mail through the SDK is gated by what it read, and its reply to that mail waits for a person", async () => {
     const { workspace, agent, inbox } = await newAgentInbox(api);
-    const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail", "approvals", "calendar"] });
+    const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail", "approvals", "calendar", "leases"] });
     const approver = await newMember(workspace.id, "approver");
     await createPolicy(operatorActor(workspace.id), { name: "Deploys after untrusted mail", action_class: "lease.acquire", untrusted_trace: true });
     await createPolicy(operatorActor(workspace.id), { name: "Untrusted mail", action_class: "email.send", untrusted_trace: true, new_recipients: true });

@@ -540,7 +540,7 @@ export interface paths {
         put?: never;
         /**
          * Ask signed-in humans to approve an action
-         * @description Members decide in the web app; no API key can decide. A matching workspace policy sets the minimum quorum and the default expiry. hold_ids binds live holds (agent-bound keys: their own) to the approval: while it is pending they do not expire with their TTL (they live until the approval's expiry) and cannot be committed by the agent (409 hold_awaiting_approval); the deciding approve vote commits them in the same transaction (on_approve: commit) or keeps them with a fresh TTL (hold); denial, expiry or cancel releases them. Preemption is unchanged: a preempted bound hold is named in approval.resolved (holds[]) and on the approval. 404 for a hold the key cannot see, 409 hold_not_active for a dead hold, 409 conflict for one already waiting on another approval.
+         * @description Members decide in the web app; no API key can decide. A matching workspace policy sets the minimum quorum and the default expiry. 429 too_many_pending_approvals when this agent (a workspace-wide key: this key) already has as many approvals pending as the workspace allows (limit, 20 by default; admins set it): wait for decisions or cancel approvals you no longer need, then ask again. hold_ids binds live holds (agent-bound keys: their own) to the approval: while it is pending they are kept up to the hold TTL cap (HOLD_TTL_MAX_SECONDS) from binding, never past the approval's expiry, unless a person extends them to its expiry in the web app; they cannot be committed by the agent (409 hold_awaiting_approval); the deciding approve vote commits them in the same transaction (on_approve: commit) or keeps them with a fresh TTL (hold); denial, expiry or cancel releases them. Preemption is unchanged: a preempted bound hold is named in approval.resolved (holds[]) and on the approval. 404 for a hold the key cannot see, 409 hold_not_active for a dead hold, 409 conflict for one already waiting on another approval.
          */
         post: operations["requestApproval"];
         delete?: never;
@@ -959,7 +959,7 @@ export interface paths {
         put?: never;
         /**
          * Acquire an exclusive lease on a named resource
-         * @description 201 with a fencing_token that strictly increases per resource (across releases and expiries). 409 lease_conflict while another lease on the resource is live (leases are exclusive: a higher priority does not preempt). 403 priority_above_ceiling above the agent's max_priority. Expiry is exact: the lease is dead the instant expires_at passes. While the agent is tainted (it read untrusted mail within the workspace's taint window, whatever headers the request carries; a trace that starts at untrusted mail adds taint, never removes it), a workspace policy (action class lease.acquire, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that lease, in the transaction that makes it. A lease_conflict leaves the approval unspent.
+         * @description 201 with a fencing_token that strictly increases per resource (across releases and expiries). 409 lease_conflict while another lease on the resource is live (leases are exclusive: a higher priority does not preempt); the conflict names the live lease's id, priority and expiry (its agent only to workspace-wide keys and that agent), never its fencing token. 403 priority_above_ceiling above the agent's max_priority. Expiry is exact: the lease is dead the instant expires_at passes. While the agent is tainted (it read untrusted mail within the workspace's taint window, whatever headers the request carries; a trace that starts at untrusted mail adds taint, never removes it), a workspace policy (action class lease.acquire, untrusted_trace, min_priority) answers 403 approval_required naming the approval it opened; once approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that lease, in the transaction that makes it. A lease_conflict leaves the approval unspent.
          */
         post: operations["acquireLease"];
         delete?: never;
@@ -1144,7 +1144,7 @@ export interface components {
                 mode: "live" | "test";
             };
             /** @description what this key may do */
-            scopes: ("mail" | "calendar" | "approvals" | "audit" | "webhooks" | "handoffs")[];
+            scopes: ("mail" | "calendar" | "approvals" | "audit" | "webhooks" | "handoffs" | "leases")[];
             /** @description set while this key's agent is tainted by untrusted mail it read (the last such message): actions the workspace's policies mark untrusted_trace need a person's approval until tainted_until, or until a person clears it in the web app */
             taint: {
                 message_id: string;
@@ -5114,7 +5114,7 @@ export interface operations {
                     currency?: string;
                     expires_in_seconds?: number;
                     required_approvals?: number;
-                    /** @description live holds to keep for this approval (SPEC §12): they outlive their TTL while it is pending, are committed (or kept) when it is approved, released otherwise */
+                    /** @description live holds to keep for this approval (SPEC §12): while it is pending they are kept up to the hold TTL cap (HOLD_TTL_MAX_SECONDS) from binding, never past its expiry, unless a person extends them, are committed (or kept) when it is approved, released otherwise */
                     hold_ids?: string[];
                     /**
                      * @description commit (the default): approving commits the bound holds in the same transaction; hold: they are kept with a fresh TTL

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
 import { memberActor } from "@/lib/members/memberships";
 import { decideWithPasskey, startDecision, type DecisionOptions } from "@/lib/approvals/decide-with-passkey";
+import { extendBoundHolds, extendBoundHoldsInput } from "@/lib/approvals/extend-bound-holds";
 
 const startInput = z.object({
   approval_id: z.string().min(1).max(100),
@@ -32,5 +33,14 @@ export async function decideApprovalAction(_prev: ActionState, form: FormData): 
     revalidatePath("/approvals");
     const outcome = result.status === "pending" ? "Recorded: it still needs more approvals." : `Recorded: the approval is now ${result.status}.`;
     return { ok: true, message: outcome };
+  });
+}
+
+/** A person keeps the approval's live holds until the approval's own expiry (past the hold TTL cap binding gives them). */
+export async function extendBoundHoldsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("approver", "extend the holds an approval keeps", extendBoundHoldsInput, form, async ({ member }, input) => {
+    const extended = await extendBoundHolds(member, input.approval_id);
+    revalidatePath(`/approvals/${input.approval_id}`);
+    return { ok: true, message: extended.length ? `Kept ${extended.length === 1 ? "its hold" : `its ${extended.length} holds`} until the approval expires.` : "Nothing to extend: its live holds already last until it expires." };
   });
 }

@@ -1,6 +1,9 @@
 import { calendarNames } from "@/lib/approvals/bound-holds";
 import { Badge } from "../_components/ui";
 import { Time } from "../_components/time";
+import { ActionForm } from "../_components/action-form";
+import { secondaryButtonClass } from "../_components/ui";
+import { extendBoundHoldsAction } from "./actions";
 
 type BoundHold = {
   hold_id: string;
@@ -17,7 +20,20 @@ type BoundHold = {
 const TONES: Record<string, "green" | "amber" | "red" | "slate" | "indigo"> = { held: "amber", committed: "green", preempted: "red", released: "slate", expired: "slate" };
 
 /** The holds an approval keeps (SPEC §12), and what approving it will do with them. */
-export async function BoundHolds({ workspaceId, holds, onApprove, pending }: { workspaceId: string; holds: BoundHold[]; onApprove: "commit" | "hold"; pending: boolean }) {
+export async function BoundHolds({
+  workspaceId,
+  holds,
+  onApprove,
+  pending,
+  approval,
+}: {
+  workspaceId: string;
+  holds: BoundHold[];
+  onApprove: "commit" | "hold";
+  pending: boolean;
+  /** Given to people who may extend the holds (approvers and above). */
+  approval?: { id: string; expires_at: string };
+}) {
   if (holds.length === 0) return null;
   const names = await calendarNames(workspaceId, [...new Set(holds.flatMap((h) => h.calendar_ids))]);
   const live = holds.filter((h) => h.status === "held");
@@ -31,8 +47,17 @@ export async function BoundHolds({ workspaceId, holds, onApprove, pending }: { w
             : onApprove === "commit"
               ? `Approving commits ${live.length === 1 ? "this hold" : `these ${live.length} holds`} to the calendar at once; denying releases ${live.length === 1 ? "it" : "them"}.`
               : `Approving keeps ${live.length === 1 ? "this hold" : `these ${live.length} holds`} for the agent with a fresh TTL; denying releases ${live.length === 1 ? "it" : "them"}.`}{" "}
-          Until then they stay held, whatever their TTL.
+          Until then they stay held up to the hold TTL cap from when they were bound (see each one&apos;s expiry), not for the approval&apos;s whole life, unless a person keeps them
+          longer.
         </p>
+      ) : null}
+      {pending && approval && live.some((h) => Date.parse(h.expires_at) < Date.parse(approval.expires_at)) ? (
+        <ActionForm action={extendBoundHoldsAction} submit="Keep the holds until the approval expires" submitClassName={secondaryButtonClass} className="mt-2">
+          <input type="hidden" name="approval_id" value={approval.id} />
+          <p className="text-xs text-slate-600">
+            Blocks the time for the agent until <Time at={new Date(approval.expires_at)} />; recorded in the audit log.
+          </p>
+        </ActionForm>
       ) : null}
       <ul className="mt-2 divide-y divide-slate-100 rounded-md border border-slate-200 text-sm">
         {holds.map((h) => (
@@ -46,6 +71,11 @@ export async function BoundHolds({ workspaceId, holds, onApprove, pending }: { w
             </span>
             <span className="flex flex-wrap items-center gap-2">
               <Badge tone={TONES[h.status] ?? "slate"}>{h.status}</Badge>
+              {h.status === "held" ? (
+                <span className="text-xs text-slate-600">
+                  until <Time at={new Date(h.expires_at)} />
+                </span>
+              ) : null}
               {h.preempted_by ? <span className="text-xs text-red-800">by a priority-{h.preempted_by.priority} hold</span> : null}
               <code className="font-mono text-xs text-slate-600">{h.hold_id}</code>
             </span>

@@ -6,7 +6,7 @@ import { CopyButton } from "../_components/copy-button";
 import { Field, inputClass } from "../_components/ui";
 import { createKeyAction } from "./actions";
 
-const SCOPES = ["mail", "calendar", "approvals", "audit", "webhooks"] as const;
+const SCOPES = ["mail", "calendar", "approvals", "audit", "webhooks", "handoffs", "leases"] as const;
 
 /** Creates a key and shows it this once, with a copy button. */
 export function CreateKeyForm({ agents, agentId }: { agents: { id: string; name: string }[]; agentId?: string }) {

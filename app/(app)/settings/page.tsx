@@ -11,6 +11,7 @@ import { proveEmailAction, removePasskeyAction, renameWorkspaceAction, requestEm
 import { isEmailProven } from "@/lib/members/email-proof";
 import { configuredTransport } from "@/lib/mail/send-mail";
 import { PreemptFloorCard } from "./preempt-floor-card";
+import { ApprovalLimitsCard } from "./approval-limits-card";
 import { TimeZoneCard } from "./time-zone-card";
 import { TaintSettingsCard } from "./taint-card";
 
@@ -53,6 +54,7 @@ export default async function SettingsPage() {
         ) : null}
       </Card>
       <PreemptFloorCard member={member} workspace={workspace} />
+      <ApprovalLimitsCard member={member} workspace={workspace} />
       <TaintSettingsCard member={member} workspace={workspace} />
       <TimeZoneCard />
       <Card title="Your account" id="account">

@@ -33,7 +33,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   "403": "The key may not do this (forbidden, insufficient_scope)",
   "404": "Not found (including ids of other workspaces)",
   "413": "Body too large",
-  "429": "Rate limited; see the retry-after header",
+  "429": "Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header",
 };
 
 function operationObject(op: Operation, components: Json): Json {

@@ -36,7 +36,7 @@ export const requestApprovalTool = defineTool({
   description:
     "Ask signed-in humans to approve an action before you take it: a one-line summary and the evidence they need (JSON). " +
     "Returns a pending approval; wait for the decision with await_approval. No API key can decide an approval. " +
-    "Pass hold_ids to keep your live holds while it waits (they outlive their TTL until the approval's expiry): approving commits them at once (on_approve: commit) or keeps them with a fresh TTL (hold); denial, expiry or cancel releases them.",
+    "Pass hold_ids to keep your live holds while it waits (kept up to the hold TTL cap from now, never past the approval's expiry, unless a person extends them): approving commits them at once (on_approve: commit) or keeps them with a fresh TTL (hold); denial, expiry or cancel releases them.",
   scope,
   input: { ...createApprovalInput.shape, idempotency_key: idempotencyKeyArg },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -13,6 +13,7 @@ const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: fal
 
 export const acquireLeaseTool = defineTool({
   name: "acquire_lease",
+  scope: "leases",
   title: "Acquire a lease",
   description:
     "Take an exclusive lease on a named resource (deploy:staging, repo:web) for ttl_seconds. Returns a fencing_token that strictly increases per resource: " +
@@ -30,6 +31,7 @@ export const acquireLeaseTool = defineTool({
 
 export const renewLeaseTool = defineTool({
   name: "renew_lease",
+  scope: "leases",
   title: "Renew a lease",
   description: "Heartbeat: keep a live lease for another TTL from now, with the same fencing token. Fails with lease_expired if its TTL passed (acquire a new one), lease_not_active if released.",
   input: { lease_id: idArg("lease_..."), ...renewLeaseInput.shape, idempotency_key: idempotencyKeyArg },
@@ -40,6 +42,7 @@ export const renewLeaseTool = defineTool({
 
 export const releaseLeaseTool = defineTool({
   name: "release_lease",
+  scope: "leases",
   title: "Release a lease",
   description: "Free the resource now. Releasing twice returns the released lease again.",
   input: { lease_id: idArg("lease_..."), idempotency_key: idempotencyKeyArg },
@@ -50,6 +53,7 @@ export const releaseLeaseTool = defineTool({
 
 export const getLeaseTool = defineTool({
   name: "get_lease",
+  scope: "leases",
   title: "Get a lease",
   description: "Retrieve one of your leases: status (active, released, expired), fencing token, expiry.",
   input: { lease_id: idArg("lease_...") },
@@ -59,6 +63,7 @@ export const getLeaseTool = defineTool({
 
 export const listLeasesTool = defineTool({
   name: "list_leases",
+  scope: "leases",
   title: "List leases",
   description: "Your leases (all of the workspace's for a workspace-wide key), newest first; status=active for the live ones, resource to filter.",
   input: listLeasesQuery.shape,
@@ -71,6 +76,7 @@ export const listLeasesTool = defineTool({
 
 export const verifyLeaseTool = defineTool({
   name: "verify_fencing_token",
+  scope: "leases",
   title: "Verify a fencing token",
   description: "Is this fencing token still the newest for the resource, and its lease live? valid: true means a write carrying it may proceed.",
   input: verifyLeaseInput.shape,

@@ -78,7 +78,13 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
             {JSON.stringify(a.evidence, null, 2)}
           </pre>
           <ApprovalAction approval={a} workspaceId={workspace.id} showMail={hasRole(member.role, "approver")} />
-          <BoundHolds workspaceId={workspace.id} holds={a.holds} onApprove={a.on_approve} pending={a.status === "pending"} />
+          <BoundHolds
+            workspaceId={workspace.id}
+            holds={a.holds}
+            onApprove={a.on_approve}
+            pending={a.status === "pending"}
+            approval={hasRole(member.role, "approver") ? { id: a.id, expires_at: a.expires_at } : undefined}
+          />
           <h2 className="mt-4 text-sm font-medium text-slate-800">Decisions</h2>
           {a.decisions.length ? (
             <ul className="mt-1 text-sm text-slate-700" data-testid="decisions">

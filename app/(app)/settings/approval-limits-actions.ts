@@ -1,0 +1,14 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
+import { memberActor } from "@/lib/members/memberships";
+import { approvalLimitsInput, setApprovalLimits } from "@/lib/workspaces/approval-limits";
+
+export async function setApprovalLimitsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("admin", "change approval limits", approvalLimitsInput, form, async ({ member }, input) => {
+    const row = await setApprovalLimits(memberActor(member), input);
+    revalidatePath("/settings");
+    return { ok: true, message: `Each agent may have ${row.maxPendingApprovalsPerAgent} approvals pending at once.` };
+  });
+}
