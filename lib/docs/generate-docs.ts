@@ -14,7 +14,7 @@ import { anchorer } from "./render-guide";
  * - `jobs`, `crons`: every kind of background work and housekeeping job of lib/jobs/registry.ts
  *   (docs/background-work.md);
  * - `docs-index`: the pages of lib/docs/pages.ts (the README);
- * - `toc`: the file's own `##` sections, linked (every docs page).
+ * - `toc`: the file's own `##` and `###` sections, linked (every docs page).
  * `.env.example` is generated whole, from lib/config/env.ts.
  */
 
@@ -54,13 +54,13 @@ export function headings(markdown: string): [number, string][] {
   return out;
 }
 
-/** A contents list of the file's `##` sections, linked to their anchors as GitHub and the app make them. */
+/** A contents list of the file's `##` sections (and their `###` ones), linked to their anchors as GitHub and the app make them. */
 function tocMarkdown(markdown: string): string {
   const anchor = anchorer();
   const items = headings(markdown)
     .map(([depth, text]) => ({ depth, text, id: anchor(text) }))
-    .filter((h) => h.depth === 2)
-    .map((h) => `- [${h.text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")}](#${h.id})\n`);
+    .filter((h) => h.depth === 2 || h.depth === 3)
+    .map((h) => `${h.depth === 3 ? "  " : ""}- [${h.text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")}](#${h.id})\n`);
   return items.length ? `**Contents**\n\n${items.join("")}` : "";
 }
 
