@@ -195,7 +195,7 @@ export const ENV_DOCS = {
   SMTP_MAX_CONNECTION_SECONDS: { group: "SMTP listener", about: "Longest an SMTP connection may last, however busy it keeps itself." },
   AGENTDRAFT_ENCRYPTION_KEYS: {
     group: "Secrets and sign-in",
-    about: "Comma-separated base64 32-byte keys (`openssl rand -base64 32`) for secrets at rest (receipt signing keys, webhook endpoint secrets, calendar and channel tokens); the first encrypts, all decrypt, so add a new key first to rotate.",
+    about: "Comma-separated base64 32-byte keys (`openssl rand -base64 32`) for AES-256-GCM sealing of secrets at rest (receipt signing keys, webhook endpoint secrets, calendar and channel tokens); the first encrypts, all decrypt, so add a new key first to rotate.",
     default: "dev: a key kept in the data dir",
     production: REQUIRED,
   },
@@ -260,7 +260,7 @@ export const ENV_DOCS = {
   },
   MICROSOFT_CLIENT_SECRET: { group: "Microsoft 365", about: "That app registration's client secret." },
   MICROSOFT_TENANT: { group: "Microsoft 365", about: "The tenant in the authority URL: `common` (work, school and personal accounts), `organizations`, `consumers`, or a tenant id or domain." },
-  MICROSOFT_AUTHORITY_URL: { group: "Microsoft 365", about: "The Microsoft identity platform (another cloud, or a local fake in tests)." },
+  MICROSOFT_AUTHORITY_URL: { group: "Microsoft 365", about: "The Microsoft identity platform (a national cloud, or a local fake in tests)." },
   MICROSOFT_GRAPH_URL: { group: "Microsoft 365", about: "Microsoft Graph." },
   MICROSOFT_NOTIFICATION_BASE_URL: {
     group: "Microsoft 365",
@@ -292,7 +292,7 @@ export const ENV_DOCS = {
   },
   INNGEST_EVENT_KEY: {
     group: "Background work",
-    about: "Inngest: the event key (set by the Vercel integration). Without it no work (and no sweep) could be announced.",
+    about: "Inngest: the event key (set by the Vercel integration; the Inngest SDK reads it too). Without it no work (and no sweep) could be announced.",
     production: "**required** when jobs run on Inngest (and on Vercel, unless `JOB_RUNNER` says otherwise)",
   },
   INNGEST_SIGNING_KEY: {

@@ -47,3 +47,11 @@ describe("anchors and links of the docs' pages", () => {
     for (const s of sections) expect(html).toContain(`<a href="#${s.id}">`);
   });
 });
+
+describe("a docs page's own contents list", () => {
+  it("sits in a box the sidebar's width hides, and still renders as a list of links", () => {
+    const { html } = renderGuide("# T\n\n<!-- generated:toc -->\n**Contents**\n\n- [A](#a)\n<!-- /generated:toc -->\n\n## A\n\ntext\n");
+    expect(html).toMatch(/<div class="guide-toc">\s*<p><strong>Contents<\/strong><\/p>\s*<ul>\s*<li><a href="#a">A<\/a><\/li>\s*<\/ul>\s*<\/div>/);
+    expect(renderGuide("# T\n\n<!-- generated:toc -->\n<!-- /generated:toc -->\n\ntext\n").html).not.toContain("guide-toc");
+  });
+});

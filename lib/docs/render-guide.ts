@@ -67,9 +67,17 @@ export function renderGuide(markdown = fs.readFileSync(GUIDE_FILE, "utf8")) {
       },
     },
   });
-  const html = labelledChecklists(keyboardScrollable(marked.parse(markdown, { async: false })));
+  const html = labelledChecklists(keyboardScrollable(marked.parse(contentsBox(markdown), { async: false })));
   const title = /^# (.+)$/m.exec(markdown)?.[1] ?? "Getting started";
   return { title, html, sections };
+}
+
+/**
+ * The contents list a docs file carries (generated between `<!-- generated:toc -->` markers) in a
+ * box of its own, which guide.css hides where the page's sidebar lists the same sections.
+ */
+export function contentsBox(markdown: string): string {
+  return markdown.replace(/<!-- generated:toc -->\n([\s\S]*?)<!-- \/generated:toc -->/, (_m, list: string) => (list.trim() ? `<div class="guide-toc">\n\n${list}\n</div>` : ""));
 }
 
 /** A checklist's boxes (`- [ ]`) are named, as every form control must be (axe: label). */
