@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { DOCS_PAGES } from "../lib/docs/pages";
 import { snap } from "./helpers";
 
 // The developer docs are server-rendered: they must read fully without JavaScript and load
@@ -57,4 +58,22 @@ test("error codes: each problem's type links to its row", async ({ page }) => {
   await expect(row).toContainText("409");
   await expect(row).toContainText("conflicts[]");
   await snap(page, "docs-errors");
+});
+
+test("the docs' menu lists every page; the configuration page shows every variable of env.ts, and links between pages lead to them", async ({ page }) => {
+  await page.goto("/docs/configuration");
+  await expect(page.getByRole("heading", { level: 1, name: "Configuration" })).toBeVisible();
+  const menu = page.getByRole("navigation", { name: "Documentation" });
+  for (const p of DOCS_PAGES) await expect(menu.getByRole("link", { name: p.title, exact: true })).toHaveAttribute("href", p.route);
+  // Generated from lib/config/env.ts: each variable once, in its group, with when production needs it.
+  await expect(page.getByRole("heading", { level: 2, name: "Secrets and sign-in" })).toBeVisible();
+  await expect(page.getByRole("row").filter({ has: page.getByRole("cell", { name: "AGENTDRAFT_ENCRYPTION_KEYS", exact: true }) })).toContainText("required");
+  await page.screenshot({ path: "e2e/artifacts/docs-configuration-top.png" });
+  await page.getByRole("link", { name: "Start-up checks", exact: true }).first().click();
+  await expect(page).toHaveURL(/\/docs\/production#start-up-checks$/);
+  await expect(page.getByRole("heading", { level: 2, name: "Start-up checks" })).toBeVisible();
+  await page.goto("/docs/security");
+  await expect(page.getByRole("heading", { level: 1, name: "Security: what is promised, and how it is checked" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Table: Promise, Checked by" })).toBeVisible();
+  await page.screenshot({ path: "e2e/artifacts/docs-security-top.png" });
 });

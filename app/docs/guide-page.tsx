@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Metadata } from "next";
+import { docsPage } from "@/lib/docs/pages";
 import { renderGuide } from "@/lib/docs/render-guide";
 import "./guide.css";
 
@@ -24,3 +26,6 @@ export function GuidePage({ file }: { file?: string }) {
     </div>
   );
 }
+
+/** A docs page's title, as lib/docs/pages.ts names it. */
+export const guideMetadata = (route: string): Metadata => ({ title: docsPage(route).title });

@@ -1,19 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { DOCS_PAGES } from "@/lib/docs/pages";
 
-const NAV = [
-  { href: "/docs", label: "Getting started" },
-  { href: "/docs/api", label: "API reference" },
-  { href: "/docs/errors", label: "Error codes" },
-  { href: "/docs/coordination", label: "Coordination" },
-  { href: "/api/v1/openapi.json", label: "openapi.json" },
-  { href: "/docs/notification-channels", label: "Notification channels" },
-  { href: "/docs/handoffs", label: "Handoffs" },
-  { href: "/docs/calendar-sync", label: "Calendar sync" },
-  { href: "/docs/events", label: "Live events" },
-  { href: "/docs/mcp", label: "Connect an MCP client" },
-  { href: "/docs/deploy", label: "Deploy checklist" },
-];
+// The docs' menu: every page of lib/docs/pages.ts, and the machine-readable API document.
+const NAV = [...DOCS_PAGES.map((p) => ({ href: p.route, label: p.title })), { href: "/api/v1/openapi.json", label: "openapi.json" }];
 
 export default function DocsLayout({ children }: { children: ReactNode }) {
   return (

@@ -12,7 +12,7 @@ export function embeddedRefusal(): string | null {
   if (process.env.VERCEL && env().JOB_RUNNER !== "embedded") {
     return (
       "Background work is not running: the embedded engine does not start on Vercel, where functions freeze between requests. " +
-      "Configure Inngest (set INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY, see the README's Deployment section), or set JOB_RUNNER=embedded to run it anyway."
+      "Configure Inngest (set INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY, see docs/production.md, /docs/production), or set JOB_RUNNER=embedded to run it anyway."
     );
   }
   return null;

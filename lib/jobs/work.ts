@@ -39,6 +39,20 @@ export type WorkKind = {
   cancellable?: boolean;
   /** Whether this kind runs in this deployment (Google kinds only when Google is configured). */
   enabled?: () => boolean;
+  /**
+   * What the docs say of it (docs/background-work.md's table is generated from this registry;
+   * lib/docs/generated-docs.test.ts fails when a kind of WORK_KINDS has none).
+   */
+  doc?: {
+    /** What one run does. */
+    run: string;
+    /** What makes an item due. */
+    due: string;
+    /** What `key` is, when the kind has a per-key limit. */
+    key?: string;
+    /** In words, what `enabled` checks. */
+    only?: string;
+  };
 };
 
 /** A periodic job: housekeeping only (purges, channel renewal), never per-item work. */
@@ -56,6 +70,8 @@ export type CronJob = {
    * period at most, and an idle deployment runs none of them.
    */
   whileIdle?: boolean;
+  /** What it does, for the docs (docs/background-work.md). */
+  doc?: string;
 };
 
 /** The event that runs a housekeeping job (Inngest), sent by a sweep once per period (its id names the period). */
