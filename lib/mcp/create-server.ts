@@ -2,6 +2,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolContext } from "./define-tool";
 import { runTool } from "./run-tool";
 import { MCP_TOOLS } from "./tools";
+import { registerResources } from "./resources";
+import { registerPrompts } from "./prompts";
 
 export const MCP_SERVER_INFO = { name: "agentdraft", version: "1.0.0" };
 
@@ -12,7 +14,8 @@ const INSTRUCTIONS =
 
 /** A server for one request, acting as the authenticated key (stateless: nothing is kept between requests). */
 export function createMcpServer(ctx: ToolContext): McpServer {
-  const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
+  // Logging is offered (a client may set a level); the server sends no log notifications yet.
+  const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
   for (const tool of MCP_TOOLS) {
     server.registerTool(
       tool.name,
@@ -20,5 +23,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
       (args: Record<string, unknown>) => runTool(tool, ctx, args),
     );
   }
+  registerResources(server, ctx);
+  registerPrompts(server, ctx);
   return server;
 }
