@@ -3,6 +3,7 @@ import { queryable } from "../../db/transaction";
 import { members, sessions } from "../../db/schema";
 import { publicOrigin } from "../config/public-url";
 import { AppError } from "../errors";
+import { readBody } from "../api/read-body";
 import { denyConsent, grantConsent } from "./consent";
 
 const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"];
@@ -22,15 +23,13 @@ function sessionToken(cookieHeader: string | null): string | undefined {
  * come from this origin (CSRF), the session is read from its cookie, and the member is the
  * session user's in the workspace the form names. Answers where the browser goes next.
  */
-export async function decideConsent(req: Request): Promise<string> {
-  if (req.headers.get("origin") !== publicOrigin()) throw new AppError("forbidden", "The consent form must be sent from this site.");
-  const length = Number(req.headers.get("content-length") ?? "0");
-  if (length > MAX_FORM_BYTES) throw new AppError("payload_too_large", `The consent form is larger than ${MAX_FORM_BYTES} bytes.`);
-  const form = new URLSearchParams(await req.text());
+export async function decideConsent(headers: Headers, body: string): Promise<string> {
+  if (headers.get("origin") !== publicOrigin()) throw new AppError("forbidden", "The consent form must be sent from this site.");
+  const form = new URLSearchParams(body);
   const query = new URLSearchParams(form.get("request") ?? "");
   if (form.get("decision") === "deny") return denyConsent(query);
   if (form.get("decision") !== "allow") throw new AppError("validation_failed", "decision must be allow or deny.");
-  const token = sessionToken(req.headers.get("cookie"));
+  const token = sessionToken(headers.get("cookie"));
   const q = await queryable();
   const [row] = token
     ? await q
@@ -43,12 +42,15 @@ export async function decideConsent(req: Request): Promise<string> {
   return grantConsent(row.member, token, query, { agentId: form.get("agent_id") ?? "", scopes: form.getAll("scope") });
 }
 
+/** Reads the consent form once, bounded (lib/api/read-body.ts: 413 past the limit, before it is all read). */
+export const readConsentForm = (req: Request): Promise<string> => readBody(req, MAX_FORM_BYTES);
+
 /**
  * The consent page again, for the request the form carried, with what went wrong as a code
  * (`consent_error`): the page words it, so a crafted link cannot put text of its choosing there.
  */
 export function consentErrorPage(formBody: string, err: unknown): string | null {
-  if (!(err instanceof AppError) || formBody.length > MAX_FORM_BYTES) return null;
+  if (!(err instanceof AppError)) return null;
   const query = new URLSearchParams(new URLSearchParams(formBody).get("request") ?? "");
   query.set("consent_error", err.code);
   return `/oauth/authorize?${query.toString()}`;

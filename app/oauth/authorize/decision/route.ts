@@ -1,12 +1,13 @@
-import { decideConsent, consentErrorPage } from "@/lib/oauth/consent-decision";
+import { consentErrorPage, decideConsent, readConsentForm } from "@/lib/oauth/consent-decision";
 import { problemResponse } from "@/lib/api/problem";
 import { newRequestId } from "@/lib/api/request-ids";
 
 // POST /oauth/authorize/decision — the consent form: 303 to the client with a code (or access_denied)
 export async function POST(req: Request): Promise<Response> {
-  const form = await req.clone().text().catch(() => "");
+  let form = "";
   try {
-    return new Response(null, { status: 303, headers: { location: await decideConsent(req), "cache-control": "no-store" } });
+    form = await readConsentForm(req);
+    return new Response(null, { status: 303, headers: { location: await decideConsent(req.headers, form), "cache-control": "no-store" } });
   } catch (err) {
     // A browser's form post goes back to the consent page, which says what went wrong.
     const back = (req.headers.get("accept") ?? "").includes("text/html") ? consentErrorPage(form, err) : null;
