@@ -37,9 +37,14 @@ const OWN_SERVER = [
 ];
 const ENCRYPTION_KEYS = randomBytes(32).toString("base64");
 
+// Idle keep-alive sockets live longer than any wait in a story (a hold's TTL passing, a long-poll):
+// with Node's default of 5 s, a request sent just as the server closed its idle socket met
+// ECONNRESET. The same setting suits a load balancer in front (longer than its 60 s idle timeout).
+const KEEP_ALIVE_MS = 65_000;
+
 function server(port: number, dataDir: string, extraEnv: Record<string, string> = {}) {
   return {
-    command: `node bin/agentdraft.mjs db migrate && npx next start -p ${port} -H 127.0.0.1`,
+    command: `node bin/agentdraft.mjs db migrate && npx next start -p ${port} -H 127.0.0.1 --keepAliveTimeout ${KEEP_ALIVE_MS}`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,
