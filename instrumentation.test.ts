@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { resetEnvCache } from "./lib/config/env";
-import { resetStartupGate } from "./lib/config/startup-gate";
+import { resetEnvCache } from "./lib/platform/config/env";
+import { resetStartupGate } from "./lib/platform/config/startup-gate";
 
 // What a server instance loads and starts as it boots (instrumentation.ts): each module below
 // records being imported, so the test sees what a cold start pays for.
 const loaded = vi.hoisted(() => new Set<string>());
-vi.mock("./lib/jobs/start-embedded-runner", () => (loaded.add("embedded engine"), { startEmbeddedRunner: () => {} }));
-vi.mock("./lib/jobs/registry", () => (loaded.add("work registry"), { enabledKinds: () => [], enabledCrons: () => [] }));
-vi.mock("./lib/auth/announce-setup", () => (loaded.add("setup link"), { announceSetupLink: async () => {} }));
+vi.mock("./lib/composition/start-embedded-runner", () => (loaded.add("embedded engine"), { startEmbeddedRunner: () => {} }));
+vi.mock("./lib/composition/job-kinds", () => (loaded.add("work registry"), { enabledKinds: () => [], enabledCrons: () => [] }));
+vi.mock("./lib/domains/auth/announce-setup", () => (loaded.add("setup link"), { announceSetupLink: async () => {} }));
 vi.mock("@googleapis/calendar", () => (loaded.add("google calendar"), {}));
 vi.mock("google-auth-library", () => (loaded.add("google auth"), {}));
 const { register } = await import("./instrumentation");

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { startupProblem } from "@/lib/config/startup-gate";
+import { startupProblem } from "@/lib/platform/config/startup-gate";
 import "./globals.css";
 import { TimeZoneScript } from "./time-zone-script";
 

@@ -3,9 +3,9 @@ import { randomUUID } from "node:crypto";
 import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults } from "./setup";
 import { closeDb } from "../db/client";
 import { newWorkspaceWithKey } from "./fixtures";
-import { runLoad } from "../lib/loadtest/run-load";
-import { httpClient } from "../lib/loadtest/http-client";
-import { table, type Summary } from "../lib/loadtest/stats";
+import { runLoad } from "../cli/loadtest/run-load";
+import { httpClient } from "../cli/loadtest/http-client";
+import { table, type Summary } from "../cli/loadtest/stats";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = [1, 10, 50];

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { benchDatabase, connectBenchDatabase, machine, SERVER_ENV, startNextServer, writeResults } from "./setup";
 import { closeDb } from "../db/client";
-import { percentile, table } from "../lib/loadtest/stats";
+import { percentile, table } from "../cli/loadtest/stats";
 
 const arg = (name: string, fallback: number) => (process.argv.includes(`--${name}`) ? Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) : fallback);
 const RUNS = arg("runs", 7);

@@ -7,10 +7,10 @@ import fs from "node:fs";
 import { benchDatabase, connectBenchDatabase, startNextServer, SERVER_ENV, machine, writeResults, runBareRoute, warmUpServer } from "./setup";
 import { closeDb } from "../db/client";
 import { newWorkspaceWithKey } from "./fixtures";
-import { createCalendars, runHoldsScenario } from "../lib/loadtest/holds-scenario";
-import { runLoad } from "../lib/loadtest/run-load";
-import { httpClient } from "../lib/loadtest/http-client";
-import { table } from "../lib/loadtest/stats";
+import { createCalendars, runHoldsScenario } from "../cli/loadtest/holds-scenario";
+import { runLoad } from "../cli/loadtest/run-load";
+import { httpClient } from "../cli/loadtest/http-client";
+import { table } from "../cli/loadtest/stats";
 
 const SECONDS = process.argv.includes("--seconds") ? Number(process.argv[process.argv.indexOf("--seconds") + 1]) : 8;
 const AGENTS = 50;

@@ -1,4 +1,4 @@
-import { resetEnvCache } from "../lib/config/env";
+import { resetEnvCache } from "../lib/platform/config/env";
 
 export function setEnvForBench(vars: Record<string, string>) {
   Object.assign(process.env, vars);

@@ -1,6 +1,6 @@
-import { createWorkspace } from "../lib/workspaces/create-workspace";
-import { createKey } from "../lib/api-keys/create-key";
-import { operatorActor } from "../lib/actor";
+import { createWorkspace } from "../lib/domains/workspaces/create-workspace";
+import { createKey } from "../lib/domains/api-keys/create-key";
+import { operatorActor } from "../lib/platform/actor";
 
 export async function newWorkspaceWithKey(name: string) {
   const workspace = await createWorkspace({ name });

@@ -1,9 +1,9 @@
 // The lease rows of npm run bench:holds: N agents over HTTP acquire a lease on one of `resources`
 // named resources; a granted lease is renewed once, then released. Each operation is timed on
 // its own, so acquire, renew and release each get their rate and p99.
-import { httpClient } from "../lib/loadtest/http-client";
-import { runLoad, type LoadOptions } from "../lib/loadtest/run-load";
-import { summarize, type Summary } from "../lib/loadtest/stats";
+import { httpClient } from "../cli/loadtest/http-client";
+import { runLoad, type LoadOptions } from "../cli/loadtest/run-load";
+import { summarize, type Summary } from "../cli/loadtest/stats";
 
 export type LeaseBench = { cycle: Summary; acquire: Summary; renew: Summary; release: Summary; tokensOk: boolean };
 

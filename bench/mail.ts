@@ -7,16 +7,16 @@ import { simpleParser } from "mailparser";
 import { benchDatabase, connectBenchDatabase, machine, writeResults } from "./setup";
 import { newWorkspaceWithKey } from "./fixtures";
 import { closeDb } from "../db/client";
-import { runLoad } from "../lib/loadtest/run-load";
-import { table, type Summary } from "../lib/loadtest/stats";
-import { createAgent } from "../lib/agents/create-agent";
-import { createInbox } from "../lib/mail/inboxes";
-import { ingestMessage } from "../lib/mail/inbound/ingest-message";
-import { sendMessage } from "../lib/mail/outbound/send-message";
+import { runLoad } from "../cli/loadtest/run-load";
+import { table, type Summary } from "../cli/loadtest/stats";
+import { createAgent } from "../lib/domains/agents/create-agent";
+import { createInbox } from "../lib/domains/mail/inboxes";
+import { ingestMessage } from "../lib/domains/mail/inbound/ingest-message";
+import { sendMessage } from "../lib/domains/mail/outbound/send-message";
 import { setEnvForBench } from "./env";
 import { startApiServer } from "../test/helpers/api-server";
 import { hostileCorpus } from "../test/helpers/hostile-mail";
-import { closeParsePool } from "../lib/mail/inbound/parse-pool";
+import { closeParsePool } from "../lib/domains/mail/inbound/parse-pool";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CORPUS = path.resolve("test/corpora/mime");
@@ -107,7 +107,7 @@ async function hostileMail(apiKey: string, actor: { type: "operator"; workspaceI
 
 /** 200 MB of DATA at a 10 MB limit into the SMTP listener: the answer, and the process's peak RSS. */
 async function smtpFlood() {
-  const { createSmtpListener } = await import("../lib/mail/inbound/smtp-listener");
+  const { createSmtpListener } = await import("../lib/domains/mail/inbound/smtp-listener");
   const net = await import("node:net");
   const listener = createSmtpListener({ resolver: async () => Promise.reject(Object.assign(new Error("no dns in bench"), { code: "ENOTFOUND" })) });
   await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { holds } from "../db/schema";
-import { newId } from "../lib/ids";
-import { isLive, overlaps } from "../lib/holds/live";
+import { newId } from "../lib/platform/ids";
+import { isLive, overlaps } from "../lib/domains/holds/live";
 
 /**
  * THE WRONG WAY, kept only as the benchmark's baseline: check for overlaps, then insert,

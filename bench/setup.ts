@@ -4,13 +4,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { resetEnvCache } from "../lib/config/env";
+import { resetEnvCache } from "../lib/platform/config/env";
 import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
-import { runLoad, type LoadOptions } from "../lib/loadtest/run-load";
-import { httpClient } from "../lib/loadtest/http-client";
-import { createCalendars, runHoldsScenario } from "../lib/loadtest/holds-scenario";
-import type { Summary } from "../lib/loadtest/stats";
+import { runLoad, type LoadOptions } from "../cli/loadtest/run-load";
+import { httpClient } from "../cli/loadtest/http-client";
+import { createCalendars, runHoldsScenario } from "../cli/loadtest/holds-scenario";
+import type { Summary } from "../cli/loadtest/stats";
 
 /**
  * Picks the benchmark's database: `--db postgres` makes a fresh database on the local server

@@ -9,17 +9,17 @@ import { benchDatabase, connectBenchDatabase, machine, writeResults } from "./se
 import { setEnvForBench } from "./env";
 import { closeDb } from "../db/client";
 import { transaction } from "../db/transaction";
-import { emitEvent } from "../lib/events/emit-event";
-import { createEndpoint } from "../lib/webhooks/create-endpoint";
-import { createWorkspace } from "../lib/workspaces/create-workspace";
-import { operatorActor } from "../lib/actor";
-import { enabledCrons, enabledKinds } from "../lib/jobs/registry";
-import { createEngine } from "../lib/jobs/engine";
-import { acquireRunnerLock } from "../lib/jobs/runner-lock";
-import { setLocalEngine } from "../lib/jobs/schedule";
-import { signedHeaders } from "../lib/webhooks/sign";
-import { webhookBody } from "../lib/webhooks/deliver";
-import { percentile, table } from "../lib/loadtest/stats";
+import { emitEvent } from "../lib/platform/events/emit-event";
+import { createEndpoint } from "../lib/domains/webhooks/create-endpoint";
+import { createWorkspace } from "../lib/domains/workspaces/create-workspace";
+import { operatorActor } from "../lib/platform/actor";
+import { enabledCrons, enabledKinds } from "../lib/composition/job-kinds";
+import { createEngine } from "../lib/platform/jobs/engine";
+import { acquireRunnerLock } from "../lib/platform/jobs/runner-lock";
+import { setLocalEngine } from "../lib/platform/jobs/schedule";
+import { signedHeaders } from "../lib/domains/webhooks/sign";
+import { webhookBody } from "../lib/domains/webhooks/deliver";
+import { percentile, table } from "../cli/loadtest/stats";
 
 const arg = (name: string, fallback: number) => (process.argv.includes(`--${name}`) ? Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) : fallback);
 const RATE = arg("rate", 300);

@@ -3,7 +3,7 @@
 import { register } from "tsx/esm/api";
 
 register();
-const { runCli } = await import("../lib/cli/main.ts");
+const { runCli } = await import("../cli/main.ts");
 const { closeDb } = await import("../db/client.ts");
 const code = await runCli(process.argv.slice(2));
 await closeDb().catch(() => {});

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Part of `npm run build`: bundles the mail parse worker (lib/mail/inbound/parse-worker.ts and
+// Part of `npm run build`: bundles the mail parse worker (lib/domains/mail/inbound/parse-worker.ts and
 // every module it imports, packages included) into one self-contained file, build/parse-worker.mjs.
 // next.config.ts traces that file into every server function, so a deployment (Vercel, `output:
 // "standalone"`) parses mail on worker threads with their timeout, with no TypeScript loader and
@@ -15,7 +15,7 @@ const outfile = at > 0 ? path.resolve(process.argv[at + 1]) : path.join(root, "b
 const started = performance.now();
 const result = await build({
   absWorkingDir: root,
-  entryPoints: ["lib/mail/inbound/parse-worker.ts"],
+  entryPoints: ["lib/domains/mail/inbound/parse-worker.ts"],
   outfile,
   bundle: true,
   platform: "node",

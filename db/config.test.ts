@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { migrationUrlWarning, resolveDatabaseConfig, redactUrl } from "./config";
-import { ConfigError } from "../lib/config/env";
+import { ConfigError } from "../lib/platform/config/env";
 
 const base: Parameters<typeof resolveDatabaseConfig>[0] = { AGENTDRAFT_DATA_DIR: ".data", DATABASE_POOL_MAX: 10 };
 

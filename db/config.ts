@@ -1,5 +1,5 @@
 import path from "node:path";
-import { ConfigError, env, type Env } from "../lib/config/env";
+import { ConfigError, env, type Env } from "../lib/platform/config/env";
 
 export type DatabaseConfig =
   | { driver: "pglite"; dataDir: string; snapshot?: string }

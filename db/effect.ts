@@ -34,7 +34,7 @@ export function replayingEffect<T>(out: unknown, fn: () => Promise<T>): Promise<
 export const replayingEffectNow = (): boolean => Boolean(current.getStore()?.replay);
 
 /**
- * The API door deferred into the request's first effect statement (lib/api/admit-request.ts):
+ * The API door deferred into the request's first effect statement (lib/platform/api/admit-request.ts):
  * `admit` is the door's call (it answers jsonb), `admits` a condition over that answer, named
  * `d.door`. The effect runs only if the door admits, in the same statement, so a request costs
  * one round trip, and a refused one (revoked key, rate limit) changes nothing.

@@ -37,7 +37,7 @@ describe("migrations", () => {
 describe.runIf(process.env.AGENTDRAFT_TEST_DB !== "pglite")("migrations on a server", () => {
   it("finish with a pool of one connection, on their own direct connection, and several at once apply once", async () => {
     const { closeDb } = await import("./client");
-    const { resetEnvCache } = await import("../lib/config/env");
+    const { resetEnvCache } = await import("../lib/platform/config/env");
     await closeDb();
     process.env.DATABASE_POOL_MAX = "1";
     resetEnvCache();

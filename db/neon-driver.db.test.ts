@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { startNeonWsProxy } from "../test/helpers/neon-ws-proxy";
-import { resetEnvCache } from "../lib/config/env";
+import { resetEnvCache } from "../lib/platform/config/env";
 import { closeDb, getDb, getDriver } from "./client";
 import { runMigrations } from "./migrate";
 import { agents } from "./schema";

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { closeDb, getDb, getDriver } from "./client";
 import { transaction } from "./transaction";
 import { executeFixed } from "./prepared";
-import { resetEnvCache } from "../lib/config/env";
+import { resetEnvCache } from "../lib/platform/config/env";
 
 const sum = (a: number, b: number) => sql`select ${a}::int + ${b}::int as n, 'prepared-test' as tag`;
 const answer = async (q: Parameters<typeof executeFixed>[0], a: number, b: number) => (await executeFixed<{ n: number }>(q, sum(a, b))).rows[0]!.n;

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DOCS_PAGES } from "../lib/docs/pages";
+import { DOCS_PAGES } from "../lib/composition/docs/pages";
 import { snap } from "./helpers";
 
 // The developer docs are server-rendered: they must read fully without JavaScript and load
@@ -65,7 +65,7 @@ test("the docs' menu lists every page; the configuration page shows every variab
   await expect(page.getByRole("heading", { level: 1, name: "Configuration" })).toBeVisible();
   const menu = page.getByRole("navigation", { name: "Documentation" });
   for (const p of DOCS_PAGES) await expect(menu.getByRole("link", { name: p.title, exact: true })).toHaveAttribute("href", p.route);
-  // Generated from lib/config/env.ts: each variable once, in its group, with when production needs it.
+  // Generated from lib/platform/config/env.ts: each variable once, in its group, with when production needs it.
   await expect(page.getByRole("heading", { level: 2, name: "Secrets and sign-in" })).toBeVisible();
   await expect(page.getByRole("row").filter({ has: page.getByRole("cell", { name: "AGENTDRAFT_ENCRYPTION_KEYS", exact: true }) })).toContainText("required");
   await page.screenshot({ path: "e2e/artifacts/docs-configuration-top.png" });

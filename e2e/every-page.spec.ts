@@ -210,7 +210,7 @@ test("every page of the web app, signed in as the owner", async () => {
 });
 
 test("every page of the docs", async ({ browser }) => {
-  test.setTimeout(900_000); // 22 pages (lib/docs/pages.ts), each checked at two widths (the API reference alone is long)
+  test.setTimeout(900_000); // 22 pages (lib/composition/docs/pages.ts), each checked at two widths (the API reference alone is long)
   const reader = await browser.newContext({ viewport: DESKTOP });
   const p = await reader.newPage();
   try {

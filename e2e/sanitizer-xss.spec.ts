@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { sanitizeEmailHtml } from "../lib/mail/inbound/sanitize-html";
-import { parseMessage } from "../lib/mail/inbound/parse-message";
+import { sanitizeEmailHtml } from "../lib/domains/mail/inbound/sanitize-html";
+import { parseMessage } from "../lib/domains/mail/inbound/parse-message";
 import { composeMime } from "../test/helpers/mime";
 
 // The inbound-HTML sanitiser against the XSS corpus, rendered in real Chromium: no script

@@ -1,2 +1,2 @@
-// The client lives in lib/jobs (the request path sends events after commit); served from here.
-export { inngest } from "../lib/jobs/inngest-client";
+// The client lives in lib/platform/jobs (the request path sends events after commit); served from here.
+export { inngest } from "../lib/platform/jobs/inngest-client";

@@ -26,11 +26,11 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "agentdraft-conformance-"));
 Object.assign(process.env, { AGENTDRAFT_DATA_DIR: dataDir, API_RATE_LIMIT_PER_SECOND: "10000", API_RATE_LIMIT_BURST: "10000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "10000", API_WORKSPACE_RATE_LIMIT_BURST: "10000", JOB_RUNNER: "off" });
 
 const { runMigrations } = await import("../db/migrate");
-const { createWorkspace } = await import("../lib/workspaces/create-workspace");
-const { createAgent } = await import("../lib/agents/create-agent");
-const { createKey } = await import("../lib/api-keys/create-key");
-const { operatorActor } = await import("../lib/actor");
-const { resetEnvCache } = await import("../lib/config/env");
+const { createWorkspace } = await import("../lib/domains/workspaces/create-workspace");
+const { createAgent } = await import("../lib/domains/agents/create-agent");
+const { createKey } = await import("../lib/domains/api-keys/create-key");
+const { operatorActor } = await import("../lib/platform/actor");
+const { resetEnvCache } = await import("../lib/platform/config/env");
 const { startApiServer } = await import("./helpers/api-server");
 
 await runMigrations();

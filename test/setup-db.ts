@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, inject } from "vitest";
-import { resetEnvCache } from "../lib/config/env";
+import { resetEnvCache } from "../lib/platform/config/env";
 import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { startNeonWsProxy } from "./helpers/neon-ws-proxy";

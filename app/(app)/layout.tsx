@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
-import { currentMemberships, requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
+import { currentMemberships, requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole } from "@/lib/domains/members/roles";
 import { NAV } from "./nav";
 import { NavLinks } from "./_components/nav-links";
 import { PreviewBanner } from "./_components/preview-banner";

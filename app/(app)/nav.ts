@@ -1,4 +1,4 @@
-import type { MemberRole } from "@/lib/members/roles";
+import type { MemberRole } from "@/lib/domains/members/roles";
 
 export type NavItem = { href: string; label: string; minRole?: MemberRole };
 

@@ -3,9 +3,9 @@
 import { z } from "zod";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { currentMemberships, WORKSPACE_COOKIE } from "@/lib/auth/current-member";
-import { formFields } from "@/lib/auth/member-action";
-import { appCookieOptions, YEAR_SECONDS } from "@/lib/auth/cookie-options";
+import { currentMemberships, WORKSPACE_COOKIE } from "@/lib/domains/auth/current-member";
+import { formFields } from "@/lib/domains/auth/member-action";
+import { appCookieOptions, YEAR_SECONDS } from "@/lib/domains/auth/cookie-options";
 
 /** Switches the workspace shown, among the signed-in person's own memberships. */
 export async function switchWorkspaceAction(form: FormData): Promise<void> {

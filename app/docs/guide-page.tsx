@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Metadata } from "next";
-import { docsPage } from "@/lib/docs/pages";
-import { renderGuide } from "@/lib/docs/render-guide";
+import { docsPage } from "@/lib/composition/docs/pages";
+import { renderGuide } from "@/lib/composition/docs/render-guide";
 import "./guide.css";
 
 /** A guide from docs/*.md with its table of contents beside it (every /docs page but the API reference). */
@@ -27,5 +27,5 @@ export function GuidePage({ file }: { file?: string }) {
   );
 }
 
-/** A docs page's title, as lib/docs/pages.ts names it. */
+/** A docs page's title, as lib/composition/docs/pages.ts names it. */
 export const guideMetadata = (route: string): Metadata => ({ title: docsPage(route).title });

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { DOCS_PAGES } from "@/lib/docs/pages";
+import { DOCS_PAGES } from "@/lib/composition/docs/pages";
 
-// The docs' menu: every page of lib/docs/pages.ts, and the machine-readable API document.
+// The docs' menu: every page of lib/composition/docs/pages.ts, and the machine-readable API document.
 const NAV = [...DOCS_PAGES.map((p) => ({ href: p.route, label: p.title })), { href: "/api/v1/openapi.json", label: "openapi.json" }];
 
 export default function DocsLayout({ children }: { children: ReactNode }) {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentMember, currentUser } from "@/lib/auth/current-member";
-import { signOut } from "@/lib/auth/auth";
+import { currentMember, currentUser } from "@/lib/domains/auth/current-member";
+import { signOut } from "@/lib/domains/auth/auth";
 import { AuthShell } from "../_passkeys/auth-shell";
 import { passkeyButtonClass } from "../_passkeys/styles";
 

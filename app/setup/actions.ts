@@ -1,12 +1,12 @@
 "use server";
 
 import { ZodError } from "zod";
-import { isSetupOpen } from "@/lib/auth/setup-status";
-import { isSetupToken } from "@/lib/auth/setup-token";
-import { setupIntent } from "@/lib/auth/registration";
-import { saveRegistrationIntent } from "@/lib/auth/intent-cookie";
-import { describeFieldErrors, formFields } from "@/lib/auth/member-action";
-import { AppError } from "@/lib/errors";
+import { isSetupOpen } from "@/lib/domains/auth/setup-status";
+import { isSetupToken } from "@/lib/domains/auth/setup-token";
+import { setupIntent } from "@/lib/domains/auth/registration";
+import { saveRegistrationIntent } from "@/lib/domains/auth/intent-cookie";
+import { describeFieldErrors, formFields } from "@/lib/domains/auth/member-action";
+import { AppError } from "@/lib/platform/errors";
 
 /**
  * First run, step one: checks the form and remembers it for the passkey ceremony that follows.

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { isSetupOpen } from "@/lib/auth/setup-status";
-import { setupToken } from "@/lib/auth/setup-token";
+import { isSetupOpen } from "@/lib/domains/auth/setup-status";
+import { setupToken } from "@/lib/domains/auth/setup-token";
 import { AuthShell, TextField } from "../_passkeys/auth-shell";
 import { RegisterForm } from "../_passkeys/register-form";
 import { beginSetup } from "./actions";

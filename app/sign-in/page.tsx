@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { isSetupOpen } from "@/lib/auth/setup-status";
-import { currentMember } from "@/lib/auth/current-member";
-import { safeNext } from "@/lib/auth/safe-next";
+import { isSetupOpen } from "@/lib/domains/auth/setup-status";
+import { currentMember } from "@/lib/domains/auth/current-member";
+import { safeNext } from "@/lib/domains/auth/safe-next";
 import { AuthShell } from "../_passkeys/auth-shell";
 import { SignInWithPasskey } from "../_passkeys/passkey-button";
 

@@ -112,7 +112,7 @@ export const signingKeys = pgTable(
     kid: text("kid").primaryKey(),
     workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
     publicJwk: jsonb("public_jwk").$type<Record<string, string>>().notNull(),
-    /** The private JWK, encrypted with lib/crypto/secret-box (AES-256-GCM). */
+    /** The private JWK, encrypted with lib/platform/crypto/secret-box (AES-256-GCM). */
     privateJwkSealed: text("private_jwk_sealed").notNull(),
     createdAt: createdAt(),
     retiredAt: timestamp("retired_at", { withTimezone: true, mode: "date" }),

@@ -8,7 +8,7 @@ const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 
 
 /**
  * The append-only audit trail (SPEC §8). Writers append entries in the same transaction as
- * the change they record, unchained; the sealer (lib/audit/seal-chain.ts) then gives them
+ * the change they record, unchained; the sealer (lib/platform/audit/seal-chain.ts) then gives them
  * their per-workspace `seq` and hash chain, hash = sha256(prev_hash || canonical JSON), in
  * commit order. A trigger refuses DELETE and TRUNCATE, and every UPDATE except the sealer's
  * one-time setting of the chain columns on an unsealed entry.

@@ -3,7 +3,7 @@ import { createdAt, idColumn, workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
 
 /**
- * An outbound effect a preview deployment did not perform (lib/config/preview.ts): the webhook,
+ * An outbound effect a preview deployment did not perform (lib/platform/config/preview.ts): the webhook,
  * channel notice or calendar write it would have sent, shown in the web app instead. (Mail it
  * would have sent is captured where all captured mail is: messages and outbound_mail.)
  */

@@ -6,15 +6,15 @@ import { members } from "./members";
 
 export const GOOGLE_CONNECTION_STATUSES = ["active", "error", "revoked"] as const;
 export type GoogleConnectionStatus = (typeof GOOGLE_CONNECTION_STATUSES)[number];
-/** The calendar providers a connection can be to (lib/calendar-sync/provider.ts). */
+/** The calendar providers a connection can be to (lib/domains/calendar-sync/provider.ts). */
 export const CALENDAR_PROVIDERS = ["google", "microsoft"] as const;
 export type CalendarProviderId = (typeof CALENDAR_PROVIDERS)[number];
 
 /**
  * A calendar account (Google, or Microsoft 365 / Outlook: `provider`) connected to a workspace
  * by a member (OAuth, offline access). The table keeps its first name; every provider shares it,
- * its links and its exports (lib/calendar-sync). The refresh
- * token is stored sealed (AES-256-GCM, lib/crypto/secret-box.ts) and dropped on disconnect.
+ * its links and its exports (lib/domains/calendar-sync). The refresh
+ * token is stored sealed (AES-256-GCM, lib/platform/crypto/secret-box.ts) and dropped on disconnect.
  * `error`: Google refused the refresh token (revoked at Google's end): reconnect.
  */
 export const googleConnections = pgTable(

@@ -81,7 +81,7 @@ export const messages = pgTable(
     index("messages_thread_idx").on(t.threadId, t.id),
     index("messages_search_idx").using("gin", t.search),
     index("messages_provider_idx").on(t.providerId),
-    // Taint checks find the received message a request's trace starts at (lib/approvals/trace-taint.ts).
+    // Taint checks find the received message a request's trace starts at (lib/domains/approvals/trace-taint.ts).
     index("messages_inbound_trace_idx").on(t.workspaceId, t.traceId).where(sql`direction = 'inbound'`),
     index("messages_approval_idx").on(t.approvalId).where(sql`approval_id is not null`),
     index("messages_send_queue_idx").on(t.nextSendAt).where(sql`status = 'queued'`),

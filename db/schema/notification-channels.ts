@@ -13,7 +13,7 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 /**
  * Where a workspace's people are told about approvals and failures: a Slack channel (bot token),
  * a Microsoft Teams or a Discord incoming webhook. The secret (the bot token or the webhook URL,
- * which carries its own token) is sealed (lib/crypto/secret-box.ts) and never shown again.
+ * which carries its own token) is sealed (lib/platform/crypto/secret-box.ts) and never shown again.
  * Routing: the notification types, and for approvals an action-class list (null: all) and a
  * minimum amount. Quiet hours (minutes after local midnight in `time_zone`) delay new messages.
  * `failing_since`: the first failed attempt after a success; `failed_at`: a message gave up

@@ -6,7 +6,7 @@ import { workspaces } from "./workspaces";
  * Who a trace id belongs to (SPEC §16): the workspace, and the agent, that first used it for a
  * handoff, a note or local mail. The same string in another workspace is another trace. An
  * agent-bound key attaches to or reads a trace only if its agent started it or sent or received
- * one of its handoffs (lib/traces/trace-access.ts). agent_id is null for a trace started by a
+ * one of its handoffs (lib/platform/traces/trace-access.ts). agent_id is null for a trace started by a
  * workspace-wide key or by AgentDraft itself. No foreign key on the agent: the trace outlives it.
  */
 export const traces = pgTable(

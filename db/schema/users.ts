@@ -1,7 +1,7 @@
 import { pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt } from "./columns";
-import { newId } from "../../lib/ids";
+import { newId } from "../../lib/platform/ids";
 
 /**
  * A person who signs in (Auth.js "user"). Workspace membership and roles live in `members`;

@@ -34,7 +34,7 @@ export const webhookEndpoints = pgTable(
   },
   (t) => [
     index("webhook_endpoints_workspace_idx").on(t.workspaceId, t.id),
-    // Sealed (`v1.<key id>...`, lib/crypto/secret-box.ts); `whsec_...` only in rows written before 0047, until `db migrate` seals them.
+    // Sealed (`v1.<key id>...`, lib/platform/crypto/secret-box.ts); `whsec_...` only in rows written before 0047, until `db migrate` seals them.
     check("webhook_endpoints_secret_check", sql`${t.secret} like 'v1.%' or ${t.secret} like 'whsec_%'`),
   ],
 );

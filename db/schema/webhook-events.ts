@@ -23,14 +23,14 @@ export const webhookEvents = pgTable(
     fannedOutAt: timestamp("fanned_out_at", { withTimezone: true, mode: "date" }),
     /**
      * The writing transaction's id (64-bit, never wraps) and the event's place in it: the event
-     * stream's total order (lib/events/read-events.ts). Set by the database, never by a caller.
+     * stream's total order (lib/domains/events/read-events.ts). Set by the database, never by a caller.
      */
     txid: bigint("txid", { mode: "number" })
       .notNull()
       .default(sql`(pg_current_xact_id()::text)::bigint`),
     seq: bigint("seq", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
     /**
-     * The event's place in its workspace's stream (lib/events/read-events.ts): null until the
+     * The event's place in its workspace's stream (lib/domains/events/read-events.ts): null until the
      * workspace's sealer numbers it, after its transaction committed, in commit order.
      */
     position: bigint("position", { mode: "number" }),

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InngestTestEngine } from "@inngest/test";
 import { sql } from "drizzle-orm";
-import { resetEnvCache } from "../../lib/config/env";
-import { HOLD_EXPIRY_KIND } from "../../lib/holds/expire-holds";
-import { kindNamed, WORK_KINDS } from "../../lib/jobs/registry";
-import { cancelEventName, MAX_EVENT_DELAY_MS, workEvent, workEventName, type WorkItem, type WorkKind, type WorkOutcome } from "../../lib/jobs/work";
+import { resetEnvCache } from "../../lib/platform/config/env";
+import { HOLD_EXPIRY_KIND } from "../../lib/domains/holds/expire-holds";
+import { kindNamed, WORK_KINDS } from "../../lib/composition/job-kinds";
+import { cancelEventName, MAX_EVENT_DELAY_MS, workEvent, workEventName, type WorkItem, type WorkKind, type WorkOutcome } from "../../lib/platform/jobs/work";
 import { inngestFunctions, sweepFunction, workFunction } from "./index";
 
 // The Inngest driver of the work registry. The lib functions an item runs are tested on a real

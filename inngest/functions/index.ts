@@ -1,8 +1,8 @@
 import { inngest } from "../client";
-import { enabledCrons, enabledKinds } from "../../lib/jobs/registry";
-import { runItem } from "../../lib/jobs/run-item";
-import { housekeepingEvents, nextSweep, overdueWork, SWEEP_EVENT } from "../../lib/jobs/sweep";
-import { cancelEventName, fromEventData, housekeepingEventName, startedEarly, workEvent, workEventName, type CronJob, type WorkEventData, type WorkKind } from "../../lib/jobs/work";
+import { enabledCrons, enabledKinds } from "../../lib/composition/job-kinds";
+import { runItem } from "../../lib/platform/jobs/run-item";
+import { housekeepingEvents, nextSweep, overdueWork, SWEEP_EVENT } from "../../lib/platform/jobs/sweep";
+import { cancelEventName, fromEventData, housekeepingEventName, startedEarly, workEvent, workEventName, type CronJob, type WorkEventData, type WorkKind } from "../../lib/platform/jobs/work";
 
 type Duration = `${number}s`;
 const seconds = (ms: number): Duration => `${Math.max(1, Math.ceil(ms / 1000))}s`;
@@ -63,7 +63,7 @@ export function cronFunction(job: CronJob) {
 
 /**
  * Re-announces work overdue in the database (its event was lost). Started by the sweep events
- * that writes arm for their items' due windows (lib/jobs/schedule.ts), never by a clock: an idle
+ * that writes arm for their items' due windows (lib/platform/jobs/schedule.ts), never by a clock: an idle
  * deployment runs no sweep. One step: the query and the send together (two executions a sweep).
  * It arms the next sweep while work is due later (the chain ends when none is), and starts the
  * housekeeping that clears up after activity, once per period.

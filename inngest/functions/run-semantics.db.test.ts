@@ -30,10 +30,10 @@ Object.assign(process.env, SETTINGS);
 // The Inngest client and the functions read their settings when their modules load: load this
 // file's modules afresh (database test files share their worker's modules).
 vi.resetModules();
-const { resetEnvCache } = await import("../../lib/config/env");
-const { announcementsSent, forgetArmedSweeps } = await import("../../lib/jobs/schedule");
-const { LOST_WORK_BOUND_MS } = await import("../../lib/jobs/sweep");
-const { MAX_EVENT_DELAY_MS } = await import("../../lib/jobs/work");
+const { resetEnvCache } = await import("../../lib/platform/config/env");
+const { announcementsSent, forgetArmedSweeps } = await import("../../lib/platform/jobs/schedule");
+const { LOST_WORK_BOUND_MS } = await import("../../lib/platform/jobs/sweep");
+const { MAX_EVENT_DELAY_MS } = await import("../../lib/platform/jobs/work");
 const { queryable } = await import("../../db/transaction");
 const { serveApiForTests } = await import("../../test/helpers/api-client");
 const { newAgent, newKey, newWorkspace } = await import("../../test/helpers/fixtures");

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { MCP_TOOLS } from "../../lib/mcp/tools";
+import { MCP_TOOLS } from "../../lib/composition/mcp/tools";
 
 export const AI_TOOLS_FILE = "sdk/src/ai-tool-definitions.ts";
 
 const HEADER = `/**
  * AgentDraft's MCP tools as data: name, title, description, annotations and the input's JSON
- * Schema, generated from the MCP server's own zod definitions (lib/mcp/tools), so the Vercel AI SDK
+ * Schema, generated from the MCP server's own zod definitions (lib/composition/mcp/tools), so the Vercel AI SDK
  * tools in ./ai.ts offer a model exactly what /api/mcp does. Do not edit: run \`npm run sdk:generate\`.
  */
 

@@ -1,5 +1,5 @@
 import openapiTS, { astToString } from "openapi-typescript";
-import { buildOpenApiDocument } from "../../lib/api/openapi/document";
+import { buildOpenApiDocument } from "../../lib/composition/openapi-document";
 
 export const SCHEMA_FILE = "sdk/src/schema.ts";
 

@@ -1,6 +1,6 @@
 /**
  * AgentDraft's MCP tools as data: name, title, description, annotations and the input's JSON
- * Schema, generated from the MCP server's own zod definitions (lib/mcp/tools), so the Vercel AI SDK
+ * Schema, generated from the MCP server's own zod definitions (lib/composition/mcp/tools), so the Vercel AI SDK
  * tools in ./ai.ts offer a model exactly what /api/mcp does. Do not edit: run `npm run sdk:generate`.
  */
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { AI_TOOLS_FILE, generateAiToolDefinitions } from "../codegen/generate-ai-tools";
-import { MCP_TOOLS } from "../../lib/mcp/tools";
+import { MCP_TOOLS } from "../../lib/composition/mcp/tools";
 import { agentDraftTools, isConsequential, MCP_ONLY, toolRequest, type AgentDraftToolName } from "./ai";
 
 describe("@agentdraft/client/ai", () => {

@@ -5,7 +5,7 @@
  *   const { text } = await generateText({ model, tools: agentDraftTools({ apiKey, baseUrl }), prompt });
  *
  * Names, descriptions and input schemas are the MCP server's (generated into
- * ./ai-tool-definitions.ts from lib/mcp/tools). Each tool calls the REST API through the SDK
+ * ./ai-tool-definitions.ts from lib/composition/mcp/tools). Each tool calls the REST API through the SDK
  * client: the same retries and Idempotency-Key on every write (the model's idempotency_key, or one
  * the client makes). A failure comes back to the model as a tool result, `{ error: { code, detail, ... } }`
  * (the API's RFC 9457 problem), never as a thrown exception.

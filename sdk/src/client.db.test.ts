@@ -5,7 +5,7 @@ import { newAgent, newKey, newMember, newWorkspace } from "../../test/helpers/fi
 import { setTestEnv } from "../../test/helpers/env";
 import { getDb } from "../../db/client";
 import { holds } from "../../db/schema";
-import { decideApproval } from "../../lib/approvals/decide-approval";
+import { decideApproval } from "../../lib/domains/approvals/decide-approval";
 import { AgentDraftError, ApprovalNotGrantedError, apiBaseUrl, createAgentDraftClient, unwrap, waitForApproval, withApproval } from "./index";
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });

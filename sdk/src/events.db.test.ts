@@ -5,8 +5,8 @@ import { newAgent, newKey, newWorkspace } from "../../test/helpers/fixtures";
 import { setTestEnv } from "../../test/helpers/env";
 import { getDb } from "../../db/client";
 import { transaction } from "../../db/transaction";
-import { operatorActor } from "../../lib/actor";
-import { emitEvent } from "../../lib/events/emit-event";
+import { operatorActor } from "../../lib/platform/actor";
+import { emitEvent } from "../../lib/platform/events/emit-event";
 import { AgentDraftError, createAgentDraftClient, type AgentDraftEvent } from "./index";
 
 // Connections end after 2 s, so the iterator must reconnect (with Last-Event-ID) to see them all.

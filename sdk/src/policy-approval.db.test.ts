@@ -4,9 +4,9 @@ import { newKey, newMember } from "../../test/helpers/fixtures";
 import { setTestEnv } from "../../test/helpers/env";
 import { newAgentInbox } from "../../test/helpers/mail-fixtures";
 import { composeMime } from "../../test/helpers/mime";
-import { operatorActor } from "../../lib/actor";
-import { createPolicy } from "../../lib/approvals/policies";
-import { decideApproval } from "../../lib/approvals/decide-approval";
+import { operatorActor } from "../../lib/platform/actor";
+import { createPolicy } from "../../lib/domains/approvals/policies";
+import { decideApproval } from "../../lib/domains/approvals/decide-approval";
 import { ApprovalNotGrantedError, createAgentDraftClient, unwrap, withPolicyApproval } from "./index";
 
 const SECRET = "inbound-secret-for-sdk-tests-0123456789";

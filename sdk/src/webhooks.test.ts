@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { generateSecret } from "../../lib/webhooks/secret";
-import { signedHeaders } from "../../lib/webhooks/sign";
+import { generateSecret } from "../../lib/domains/webhooks/secret";
+import { signedHeaders } from "../../lib/domains/webhooks/sign";
 import { constantTimeEqual, verifyWebhook, WebhookVerificationError } from "./webhooks";
 
 const body = JSON.stringify({ type: "hold.preempted", id: "whm_1", created_at: "2031-01-06T09:00:00.000Z", data: { hold_id: "hold_1", by_priority: 90 } });

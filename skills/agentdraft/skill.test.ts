@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../../lib/cli/commands";
-import { buildOpenApiDocument } from "../../lib/api/openapi/document";
+import { COMMANDS } from "../../cli/commands";
+import { buildOpenApiDocument } from "../../lib/composition/openapi-document";
 
 const SKILL = fs.readFileSync("skills/agentdraft/SKILL.md", "utf8");
 

@@ -2,7 +2,7 @@ import pg from "pg";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { auditEntries } from "../../db/schema";
-import { sealBeforeRead } from "../../lib/audit/seal-chain";
+import { sealBeforeRead } from "../../lib/platform/audit/seal-chain";
 
 /**
  * Seals until every committed audit entry of this workspace is chained: waits for a sealer of

@@ -1,15 +1,15 @@
-// A stand-in for a server process, for the crash test (lib/jobs/crash.db.test.ts): it runs
+// A stand-in for a server process, for the crash test (lib/platform/jobs/crash.db.test.ts): it runs
 // the embedded engine over some workspaces' work and, with PRODUCE=1, keeps committing events,
 // printing "ACK <event id>" after each commit (what a client would have been told). The test
 // kills it with SIGKILL mid-load and starts it again.
 import { sql } from "drizzle-orm";
 import { transaction } from "../../db/transaction";
-import { emitEvent } from "../../lib/events/emit-event";
-import { enabledKinds } from "../../lib/jobs/registry";
-import { createEngine } from "../../lib/jobs/engine";
-import { acquireRunnerLock } from "../../lib/jobs/runner-lock";
-import { setLocalEngine } from "../../lib/jobs/schedule";
-import { env } from "../../lib/config/env";
+import { emitEvent } from "../../lib/platform/events/emit-event";
+import { enabledKinds } from "../../lib/composition/job-kinds";
+import { createEngine } from "../../lib/platform/jobs/engine";
+import { acquireRunnerLock } from "../../lib/platform/jobs/runner-lock";
+import { setLocalEngine } from "../../lib/platform/jobs/schedule";
+import { env } from "../../lib/platform/config/env";
 
 // The workspaces whose work this engine runs (comma-separated); the first is the one it produces into.
 const workspaceIds = process.env.CHILD_WORKSPACE!.split(",");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { resetEnvCache } from "../../lib/config/env";
+import { resetEnvCache } from "../../lib/platform/config/env";
 
 /** Sets environment variables for this test file, restoring them after. */
 export function setTestEnv(vars: Record<string, string>) {

@@ -1,8 +1,8 @@
-import { createWorkspace } from "../../lib/workspaces/create-workspace";
-import { createAgent } from "../../lib/agents/create-agent";
-import { createKey } from "../../lib/api-keys/create-key";
-import { operatorActor } from "../../lib/actor";
-import type { CreateKeyInput } from "../../lib/api-keys/schemas";
+import { createWorkspace } from "../../lib/domains/workspaces/create-workspace";
+import { createAgent } from "../../lib/domains/agents/create-agent";
+import { createKey } from "../../lib/domains/api-keys/create-key";
+import { operatorActor } from "../../lib/platform/actor";
+import type { CreateKeyInput } from "../../lib/domains/api-keys/schemas";
 
 let n = 0;
 const unique = (base: string) => `${base}-${process.pid}-${++n}`;
@@ -25,7 +25,7 @@ export async function newKey(workspaceId: string, input: CreateKeyInput = {}) {
 export async function newMember(workspaceId: string, role: "owner" | "admin" | "approver" | "viewer", email = `${unique(role)}@team.test`) {
   const { getDb } = await import("../../db/client");
   const { members } = await import("../../db/schema");
-  const { newId } = await import("../../lib/ids");
+  const { newId } = await import("../../lib/platform/ids");
   const db = await getDb();
   const [row] = await db.insert(members).values({ id: newId("member"), workspaceId, email, role }).returning();
   return { member: row!, actor: { type: "member" as const, workspaceId, memberId: row!.id } };

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll } from "vitest";
-import { resetEnvCache } from "../../lib/config/env";
+import { resetEnvCache } from "../../lib/platform/config/env";
 import { startFakeGoogle, type FakeGoogle } from "../fakes/google-calendar-server";
-import { completeGoogleConnect, startGoogleConnect } from "../../lib/google/connections";
-import { linkCalendar } from "../../lib/google/links";
-import { createCalendar } from "../../lib/calendars/calendars";
-import { operatorActor } from "../../lib/actor";
+import { completeGoogleConnect, startGoogleConnect } from "../../lib/domains/calendar-sync/google/connections";
+import { linkCalendar } from "../../lib/domains/calendar-sync/google/links";
+import { createCalendar } from "../../lib/domains/calendars/calendars";
+import { operatorActor } from "../../lib/platform/actor";
 import { newMember, newWorkspace } from "./fixtures";
 import type { MemberRow } from "../../db/schema";
 

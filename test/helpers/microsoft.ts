@@ -1,12 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
-import { resetEnvCache } from "../../lib/config/env";
+import { resetEnvCache } from "../../lib/platform/config/env";
 import { startFakeMicrosoft, type FakeMicrosoft } from "../fakes/microsoft-graph-server";
-import { completeMicrosoftConnect, linkMicrosoftCalendar, startMicrosoftConnect } from "../../lib/microsoft/calendar-sync";
-import { handleGraphNotificationRequest } from "../../lib/microsoft/notifications";
-import { createCalendar } from "../../lib/calendars/calendars";
-import { operatorActor } from "../../lib/actor";
+import { completeMicrosoftConnect, linkMicrosoftCalendar, startMicrosoftConnect } from "../../lib/domains/calendar-sync/microsoft/calendar-sync";
+import { handleGraphNotificationRequest } from "../../lib/domains/calendar-sync/microsoft/notifications";
+import { createCalendar } from "../../lib/domains/calendars/calendars";
+import { operatorActor } from "../../lib/platform/actor";
 import { newMember, newWorkspace } from "./fixtures";
 import type { MemberRow } from "../../db/schema";
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { resetEnvCache } from "../../lib/config/env";
+import { resetEnvCache } from "../../lib/platform/config/env";
 import { closeDb, getDb } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { calendarEvents, webhookDeliveries } from "../../db/schema";
@@ -11,11 +11,11 @@ import { startReceiver } from "../helpers/webhook-receiver";
 import { startFakeResend } from "../helpers/fake-resend";
 import { newAgent, newKey, newMember, newWorkspace } from "../helpers/fixtures";
 import { overlappingBusy } from "../helpers/calendar-invariants";
-import { createCalendar } from "../../lib/calendars/calendars";
-import { createEndpoint } from "../../lib/webhooks/create-endpoint";
-import { createInbox } from "../../lib/mail/inboxes";
-import { decideApproval } from "../../lib/approvals/decide-approval";
-import { LEASE_NAME } from "../../lib/jobs/runner-lock";
+import { createCalendar } from "../../lib/domains/calendars/calendars";
+import { createEndpoint } from "../../lib/domains/webhooks/create-endpoint";
+import { createInbox } from "../../lib/domains/mail/inboxes";
+import { decideApproval } from "../../lib/domains/approvals/decide-approval";
+import { LEASE_NAME } from "../../lib/platform/jobs/runner-lock";
 import { freeze, ownsPid, startInstance, stopInstance, tail, thaw, type Instance } from "./next-instances";
 
 // Production's shape, on this machine: three `next start` processes (the build in .next) on one

@@ -2,7 +2,7 @@
 
 import { useActionState, type ReactNode } from "react";
 import { useFormStatus } from "react-dom";
-import type { ActionState } from "@/lib/auth/member-action";
+import type { ActionState } from "@/lib/domains/auth/member-action";
 import { buttonClass } from "./ui";
 
 

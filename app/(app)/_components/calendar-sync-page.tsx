@@ -1,9 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { GoogleConnectionRow, GoogleEventExportRow } from "@/db/schema";
-import type { ActionState } from "@/lib/auth/member-action";
-import type { CalendarChoice } from "@/lib/calendar-sync/provider";
-import type { LinkView } from "@/lib/calendar-sync/links";
+import type { ActionState } from "@/lib/domains/auth/member-action";
+import type { CalendarChoice } from "@/lib/domains/calendar-sync/provider";
+import type { LinkView } from "@/lib/domains/calendar-sync/links";
 import { ActionForm } from "./action-form";
 import { Badge, Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "./ui";
 import { Time } from "./time";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { resetEnvCache } from "@/lib/config/env";
+import { resetEnvCache } from "@/lib/platform/config/env";
 import { PreviewBanner } from "./preview-banner";
 
 const set = (vars: Record<string, string | undefined>) => {

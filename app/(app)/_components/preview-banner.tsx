@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { capturedKinds, isPreviewDeployment, type OutboundKind } from "@/lib/config/preview";
+import { capturedKinds, isPreviewDeployment, type OutboundKind } from "@/lib/platform/config/preview";
 import { focusRing } from "./ui";
 
 const LABELS: Record<OutboundKind, string> = { webhooks: "webhooks", mail: "mail", notifications: "channel notices", calendar: "calendar writes" };

@@ -1,10 +1,10 @@
 import type { GoogleConnectionRow, GoogleEventExportRow } from "@/db/schema";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
-import { listCalendars } from "@/lib/calendars/calendars";
-import { appUrl } from "@/lib/auth/app-url";
-import type { CalendarChoice } from "@/lib/calendar-sync/provider";
-import type { LinkView } from "@/lib/calendar-sync/links";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole } from "@/lib/domains/members/roles";
+import { listCalendars } from "@/lib/domains/calendars/calendars";
+import { appUrl } from "@/lib/domains/auth/app-url";
+import type { CalendarChoice } from "@/lib/domains/calendar-sync/provider";
+import type { LinkView } from "@/lib/domains/calendar-sync/links";
 import { Card, PageHeader } from "./ui";
 import { CalendarSyncPage, type CalendarSyncActions, type CalendarSyncTexts } from "./calendar-sync-page";
 

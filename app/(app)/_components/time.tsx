@@ -1,5 +1,5 @@
-import { viewerTimeZone } from "@/lib/auth/viewer-time-zone";
-import { zoneName, zonedDateTime } from "@/lib/time/zoned";
+import { viewerTimeZone } from "@/lib/domains/auth/viewer-time-zone";
+import { zoneName, zonedDateTime } from "@/lib/platform/time/zoned";
 
 /** An instant in the viewer's time zone (their setting, else their browser's, else UTC). Server-only. */
 export async function Time({ at, zone }: { at: Date | null; zone?: string }) {

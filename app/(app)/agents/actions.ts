@@ -1,12 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { createAgent } from "@/lib/agents/create-agent";
-import { createAgentInput } from "@/lib/agents/schemas";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { createAgent } from "@/lib/domains/agents/create-agent";
+import { createAgentInput } from "@/lib/domains/agents/schemas";
 import { z } from "zod";
-import { updateAgent } from "@/lib/agents/update-agent";
+import { updateAgent } from "@/lib/domains/agents/update-agent";
 
 export async function createAgentAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runMemberAction("admin", "create agents", createAgentInput, form, async ({ member }, input) => {

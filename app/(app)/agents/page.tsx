@@ -1,16 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
-import { listAgents } from "@/lib/agents/list-agents";
-import { listKeys } from "@/lib/api-keys/list-keys";
-import { listInboxes } from "@/lib/mail/inboxes";
-import { memberActor } from "@/lib/members/memberships";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole } from "@/lib/domains/members/roles";
+import { listAgents } from "@/lib/domains/agents/list-agents";
+import { listKeys } from "@/lib/domains/api-keys/list-keys";
+import { listInboxes } from "@/lib/domains/mail/inboxes";
+import { memberActor } from "@/lib/domains/members/memberships";
 import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Field, PageHeader, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
 import { Time } from "../_components/time";
 import { createAgentAction, setAgentCeilingAction } from "./actions";
-import { liveTaints } from "@/lib/taint/clear-taint";
+import { liveTaints } from "@/lib/domains/taint/clear-taint";
 import { TaintCard } from "./taint-card";
 
 export const metadata: Metadata = { title: "Agents" };

@@ -2,9 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { clearTaint } from "@/lib/taint/clear-taint";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { clearTaint } from "@/lib/domains/taint/clear-taint";
 
 const clearInput = z.object({ reader: z.string().min(1).max(100) });
 

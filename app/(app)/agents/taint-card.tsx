@@ -1,5 +1,5 @@
 import type { AgentRow, AgentTaintRow, MemberRow } from "@/db/schema";
-import { hasRole } from "@/lib/members/roles";
+import { hasRole } from "@/lib/domains/members/roles";
 import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Table, secondaryButtonClass } from "../_components/ui";
 import { Time } from "../_components/time";

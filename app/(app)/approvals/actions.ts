@@ -2,10 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { decideWithPasskey, startDecision, type DecisionOptions } from "@/lib/approvals/decide-with-passkey";
-import { extendBoundHolds, extendBoundHoldsInput } from "@/lib/approvals/extend-bound-holds";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { decideWithPasskey, startDecision, type DecisionOptions } from "@/lib/domains/approvals/decide-with-passkey";
+import { extendBoundHolds, extendBoundHoldsInput } from "@/lib/domains/approvals/extend-bound-holds";
 
 const startInput = z.object({
   approval_id: z.string().min(1).max(100),

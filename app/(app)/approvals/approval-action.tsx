@@ -1,5 +1,5 @@
-import type { getApproval } from "@/lib/approvals/approvals";
-import { MAIL_ACTION_CLASS } from "@/lib/approvals/mail-gate";
+import type { getApproval } from "@/lib/domains/approvals/approvals";
+import { MAIL_ACTION_CLASS } from "@/lib/domains/approvals/mail-gate";
 import { HeldMessage } from "./held-message";
 import { Time } from "../_components/time";
 

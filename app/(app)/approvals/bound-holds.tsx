@@ -1,4 +1,4 @@
-import { calendarNames } from "@/lib/approvals/bound-holds";
+import { calendarNames } from "@/lib/domains/approvals/bound-holds";
 import { Badge } from "../_components/ui";
 import { Time } from "../_components/time";
 import { ActionForm } from "../_components/action-form";

@@ -3,7 +3,7 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
 import { startAuthentication } from "@simplewebauthn/browser";
-import type { ActionState } from "@/lib/auth/member-action";
+import type { ActionState } from "@/lib/domains/auth/member-action";
 import { ActionMessage } from "../_components/action-form";
 import { buttonClass } from "../_components/ui";
 import { decideApprovalAction, startDecisionAction } from "./actions";

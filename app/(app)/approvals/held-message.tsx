@@ -1,5 +1,5 @@
-import { heldMessageForApproval } from "@/lib/mail/outbound/held-mail";
-import { serializeMessage } from "@/lib/mail/serialize";
+import { heldMessageForApproval } from "@/lib/domains/mail/outbound/held-mail";
+import { serializeMessage } from "@/lib/domains/mail/serialize";
 import { MessageBody, StatusBadge } from "../inboxes/message-parts";
 
 /**

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
-import { listMembers, memberActor } from "@/lib/members/memberships";
-import { listApprovals } from "@/lib/approvals/approvals";
-import { listAgents } from "@/lib/agents/list-agents";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole } from "@/lib/domains/members/roles";
+import { listMembers, memberActor } from "@/lib/domains/members/memberships";
+import { listApprovals } from "@/lib/domains/approvals/approvals";
+import { listAgents } from "@/lib/domains/agents/list-agents";
 import { Badge, Card, Empty, Field, PageHeader, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
 import { LiveRefresh } from "../_components/live-refresh";
 import { Time } from "../_components/time";

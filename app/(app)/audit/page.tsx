@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/current-member";
-import { listAudit } from "@/lib/audit/list-audit";
-import { listAuditQuery } from "@/lib/audit/schemas";
-import { verifyChain } from "@/lib/audit/verify-chain";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { listAudit } from "@/lib/domains/audit/list-audit";
+import { listAuditQuery } from "@/lib/domains/audit/schemas";
+import { verifyChain } from "@/lib/platform/audit/verify-chain";
 import { Badge, Card, Empty, Field, PageHeader, Table, buttonClass, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";
 import { Time } from "../_components/time";
 

@@ -1,10 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { createCalendar } from "@/lib/calendars/calendars";
-import { createCalendarInput } from "@/lib/calendars/schemas";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { createCalendar } from "@/lib/domains/calendars/calendars";
+import { createCalendarInput } from "@/lib/domains/calendars/schemas";
 
 export async function createCalendarAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runMemberAction("admin", "create calendars", createCalendarInput, form, async ({ member }, input) => {

@@ -2,11 +2,11 @@
 
 import { z } from "zod";
 import { revalidatePath } from "next/cache";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { updateCalendar } from "@/lib/calendars/update-calendar";
-import { changeHold } from "@/lib/holds/change-hold";
-import { cancelEvent } from "@/lib/calendars/events";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { updateCalendar } from "@/lib/domains/calendars/update-calendar";
+import { changeHold } from "@/lib/domains/holds/change-hold";
+import { cancelEvent } from "@/lib/domains/calendars/events";
 
 const calendarId = z.string().min(1).max(100);
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
-import { listCalendars } from "@/lib/calendars/calendars";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole } from "@/lib/domains/members/roles";
+import { listCalendars } from "@/lib/domains/calendars/calendars";
 import { ActionForm } from "../_components/action-form";
 import { Card, Empty, Field, PageHeader, inputClass, linkClass } from "../_components/ui";
 import { createCalendarAction } from "./actions";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/current-member";
-import { listCaptures } from "@/lib/preview/captures";
-import { isPreviewDeployment } from "@/lib/config/preview";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { listCaptures } from "@/lib/platform/outbound/captures";
+import { isPreviewDeployment } from "@/lib/platform/config/preview";
 import { Badge, Card, Empty, PageHeader, linkClass } from "../_components/ui";
 import { Time } from "../_components/time";
 

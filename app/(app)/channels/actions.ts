@@ -2,10 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { createChannel, deleteChannel, setChannelEnabled, setEscalationChannels, updateChannel } from "@/lib/notifications/channels";
-import { createChannelInput, updateChannelInput } from "@/lib/notifications/schemas";
-import { sendTestMessage } from "@/lib/notifications/test-channel";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { createChannel, deleteChannel, setChannelEnabled, setEscalationChannels, updateChannel } from "@/lib/domains/notifications/channels";
+import { createChannelInput, updateChannelInput } from "@/lib/domains/notifications/schemas";
+import { sendTestMessage } from "@/lib/domains/notifications/test-channel";
 
 const channelId = z.object({ channel_id: z.string().min(1) });
 const KIND_NAMES = { slack: "Slack", teams: "Microsoft Teams", discord: "Discord" } as const;

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { listAllChannels } from "@/lib/notifications/channels";
+import { listAllChannels } from "@/lib/domains/notifications/channels";
 import { ActionForm } from "../_components/action-form";
 import { linkClass, secondaryButtonClass } from "../_components/ui";
 import { setEscalationChannelsAction } from "./actions";

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
-import { listAllChannels } from "@/lib/notifications/channels";
-import { channelStatus } from "@/lib/notifications/serialize";
-import { formatClock } from "@/lib/notifications/routing";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole } from "@/lib/domains/members/roles";
+import { listAllChannels } from "@/lib/domains/notifications/channels";
+import { channelStatus } from "@/lib/domains/notifications/serialize";
+import { formatClock } from "@/lib/domains/notifications/routing";
 import type { NotificationChannelRow } from "@/db/schema";
 import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Field, PageHeader, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../_components/ui";

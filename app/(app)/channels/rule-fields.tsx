@@ -1,5 +1,5 @@
 import { NOTIFICATION_TYPES, type NotificationChannelRow } from "@/db/schema";
-import { formatClock } from "@/lib/notifications/routing";
+import { formatClock } from "@/lib/domains/notifications/routing";
 import { Field, inputClass } from "../_components/ui";
 
 export const TYPE_LABELS: Record<(typeof NOTIFICATION_TYPES)[number], string> = {

@@ -3,15 +3,15 @@
 import { z } from "zod";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { appUrl } from "@/lib/auth/app-url";
-import { oauthCallbackUrl } from "@/lib/google/config";
-import { disconnectGoogle, startGoogleConnect } from "@/lib/google/connections";
-import { saveGoogleOAuthCookie } from "@/lib/google/oauth-cookie";
-import { linkCalendar, linkCalendarInput, requestSync, unlinkCalendar } from "@/lib/google/links";
-import { syncLink } from "@/lib/google/sync-calendar";
-import { retryExport } from "@/lib/google/export-event";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { appUrl } from "@/lib/domains/auth/app-url";
+import { oauthCallbackUrl } from "@/lib/domains/calendar-sync/google/config";
+import { disconnectGoogle, startGoogleConnect } from "@/lib/domains/calendar-sync/google/connections";
+import { saveGoogleOAuthCookie } from "@/lib/domains/calendar-sync/google/oauth-cookie";
+import { linkCalendar, linkCalendarInput, requestSync, unlinkCalendar } from "@/lib/domains/calendar-sync/google/links";
+import { syncLink } from "@/lib/domains/calendar-sync/google/sync-calendar";
+import { retryExport } from "@/lib/domains/calendar-sync/google/export-event";
 
 const noFields = z.object({});
 const connectionId = z.object({ connection_id: z.string().min(1) });

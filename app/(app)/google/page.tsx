@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { googleConfig, oauthCallbackUrl, pushNotificationAddress } from "@/lib/google/config";
-import { listConnections } from "@/lib/google/connections";
-import { listGoogleCalendars, listLinks } from "@/lib/google/links";
-import { listProblemExports } from "@/lib/google/export-event";
-import { googleFailure } from "@/lib/google/quota";
+import { googleConfig, oauthCallbackUrl, pushNotificationAddress } from "@/lib/domains/calendar-sync/google/config";
+import { listConnections } from "@/lib/domains/calendar-sync/google/connections";
+import { listGoogleCalendars, listLinks } from "@/lib/domains/calendar-sync/google/links";
+import { listProblemExports } from "@/lib/domains/calendar-sync/google/export-event";
+import { googleFailure } from "@/lib/domains/calendar-sync/google/quota";
 import type { CalendarSyncTexts } from "../_components/calendar-sync-page";
 import { ProviderSyncPage, type ProviderPage } from "../_components/provider-page";
 import { connectGoogleAction, disconnectGoogleAction, linkCalendarAction, retryExportAction, syncNowAction, unlinkCalendarAction } from "./actions";

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { HANDOFF_STATUSES } from "@/db/schema";
 import { STATUS_TONE } from "./status-tone";
-import { requireMember } from "@/lib/auth/current-member";
-import { listAgents } from "@/lib/agents/list-agents";
-import { listHandoffs } from "@/lib/handoffs/read-handoffs";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { listAgents } from "@/lib/domains/agents/list-agents";
+import { listHandoffs } from "@/lib/domains/handoffs/read-handoffs";
 import { Badge, Card, Empty, Field, PageHeader, Table, buttonClass, inputClass, linkClass } from "../_components/ui";
 import { Time } from "../_components/time";
 

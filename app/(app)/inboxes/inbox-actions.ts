@@ -3,11 +3,11 @@
 import { z } from "zod";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { createInbox, getInbox, updateInbox } from "@/lib/mail/inboxes";
-import { deleteInbox } from "@/lib/mail/delete-inbox";
-import { createInboxInput, updateInboxInput } from "@/lib/mail/schemas";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { createInbox, getInbox, updateInbox } from "@/lib/domains/mail/inboxes";
+import { deleteInbox } from "@/lib/domains/mail/delete-inbox";
+import { createInboxInput, updateInboxInput } from "@/lib/domains/mail/schemas";
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 // A textarea: one rule a line (commas work too); blank lines ignored.

@@ -1,4 +1,4 @@
-import type { serializeMessage } from "@/lib/mail/serialize";
+import type { serializeMessage } from "@/lib/domains/mail/serialize";
 import { Badge } from "../_components/ui";
 
 type Message = ReturnType<typeof serializeMessage>;

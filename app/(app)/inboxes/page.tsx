@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/current-member";
-import { memberActor } from "@/lib/members/memberships";
-import { inboxOverview } from "@/lib/mail/inbox-overview";
-import { configuredTransport } from "@/lib/mail/send-mail";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { inboxOverview } from "@/lib/domains/mail/inbox-overview";
+import { configuredTransport } from "@/lib/domains/mail/send-mail";
 import { Badge, Card, Empty, PageHeader, Table, linkClass } from "../_components/ui";
 import { Time } from "../_components/time";
-import { hasRole } from "@/lib/members/roles";
-import { listAgents } from "@/lib/agents/list-agents";
-import { env } from "@/lib/config/env";
+import { hasRole } from "@/lib/domains/members/roles";
+import { listAgents } from "@/lib/domains/agents/list-agents";
+import { env } from "@/lib/platform/config/env";
 import { CreateInboxCard } from "./inbox-forms";
 
 export const metadata: Metadata = { title: "Inboxes" };

@@ -2,11 +2,11 @@
 
 import { z } from "zod";
 import { revalidatePath } from "next/cache";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { createKey } from "@/lib/api-keys/create-key";
-import { revokeKey } from "@/lib/api-keys/revoke-key";
-import { apiKeyScope } from "@/lib/api-keys/schemas";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { createKey } from "@/lib/domains/api-keys/create-key";
+import { revokeKey } from "@/lib/domains/api-keys/revoke-key";
+import { apiKeyScope } from "@/lib/domains/api-keys/schemas";
 
 const blankToNull = (v: unknown) => (typeof v === "string" && v.trim() === "" ? null : v);
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
-import { listAgents } from "@/lib/agents/list-agents";
-import { listKeys } from "@/lib/api-keys/list-keys";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole } from "@/lib/domains/members/roles";
+import { listAgents } from "@/lib/domains/agents/list-agents";
+import { listKeys } from "@/lib/domains/api-keys/list-keys";
 import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, PageHeader, Table, dangerButtonClass } from "../_components/ui";
 import { Time } from "../_components/time";

@@ -2,9 +2,9 @@
 
 import { z } from "zod";
 import { revalidatePath } from "next/cache";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { changeLease } from "@/lib/leases/change-lease";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { changeLease } from "@/lib/domains/leases/change-lease";
 
 const releaseInput = z.object({ lease_id: z.string().min(1).max(64) });
 

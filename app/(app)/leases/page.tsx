@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
-import { leaseBoard } from "@/lib/leases/lease-board";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole } from "@/lib/domains/members/roles";
+import { leaseBoard } from "@/lib/domains/leases/lease-board";
 import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, PageHeader, dangerButtonClass } from "../_components/ui";
 import { Time } from "../_components/time";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { requireMember } from "@/lib/auth/current-member";
-import { listMail } from "@/lib/mail/list-mail";
-import { configuredTransport } from "@/lib/mail/send-mail";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { listMail } from "@/lib/domains/mail/list-mail";
+import { configuredTransport } from "@/lib/domains/mail/send-mail";
 import { Badge, Card, Empty, PageHeader, linkClass } from "../_components/ui";
 import { Time } from "../_components/time";
 

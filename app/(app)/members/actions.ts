@@ -1,12 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { appUrl } from "@/lib/auth/app-url";
-import { createInvitation, createInvitationInput } from "@/lib/invitations/create-invitation";
-import { revokeInvitation, revokeInvitationInput } from "@/lib/invitations/revoke-invitation";
-import { changeRole, changeRoleInput } from "@/lib/members/change-role";
-import { removeMember, removeMemberInput } from "@/lib/members/remove-member";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { appUrl } from "@/lib/domains/auth/app-url";
+import { createInvitation, createInvitationInput } from "@/lib/domains/invitations/create-invitation";
+import { revokeInvitation, revokeInvitationInput } from "@/lib/domains/invitations/revoke-invitation";
+import { changeRole, changeRoleInput } from "@/lib/domains/members/change-role";
+import { removeMember, removeMemberInput } from "@/lib/domains/members/remove-member";
 
 export async function inviteAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runMemberAction("admin", "invite members", createInvitationInput, form, async ({ member }, input) => {

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole, MEMBER_ROLES, ROLE_DESCRIPTIONS } from "@/lib/members/roles";
-import { listMembers } from "@/lib/members/memberships";
-import { listPendingInvitations } from "@/lib/invitations/find-invitation";
-import { provenMemberIds } from "@/lib/members/email-proof";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole, MEMBER_ROLES, ROLE_DESCRIPTIONS } from "@/lib/domains/members/roles";
+import { listMembers } from "@/lib/domains/members/memberships";
+import { listPendingInvitations } from "@/lib/domains/invitations/find-invitation";
+import { provenMemberIds } from "@/lib/domains/members/email-proof";
 import { ActionForm } from "../_components/action-form";
 import { Badge, Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
 import { Time } from "../_components/time";

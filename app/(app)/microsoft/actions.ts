@@ -3,10 +3,10 @@
 import { z } from "zod";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { appUrl } from "@/lib/auth/app-url";
-import { microsoftCallbackUrl } from "@/lib/microsoft/config";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { appUrl } from "@/lib/domains/auth/app-url";
+import { microsoftCallbackUrl } from "@/lib/domains/calendar-sync/microsoft/config";
 import {
   disconnectMicrosoft,
   linkMicrosoftCalendar,
@@ -14,10 +14,10 @@ import {
   requestMicrosoftSync,
   startMicrosoftConnect,
   unlinkMicrosoftCalendar,
-} from "@/lib/microsoft/calendar-sync";
-import { saveMicrosoftOAuthCookie } from "@/lib/microsoft/oauth-cookie";
-import { syncLink } from "@/lib/calendar-sync/sync-link";
-import { retryExport } from "@/lib/calendar-sync/exports";
+} from "@/lib/domains/calendar-sync/microsoft/calendar-sync";
+import { saveMicrosoftOAuthCookie } from "@/lib/domains/calendar-sync/microsoft/oauth-cookie";
+import { syncLink } from "@/lib/domains/calendar-sync/sync-link";
+import { retryExport } from "@/lib/domains/calendar-sync/exports";
 
 const noFields = z.object({});
 const connectionId = z.object({ connection_id: z.string().min(1) });

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { microsoftCallbackUrl, microsoftConfig, notificationAddresses } from "@/lib/microsoft/config";
-import { listMicrosoftCalendars, listMicrosoftConnections, listMicrosoftLinks, listProblemMicrosoftExports } from "@/lib/microsoft/calendar-sync";
-import { describeMicrosoft } from "@/lib/microsoft/graph";
+import { microsoftCallbackUrl, microsoftConfig, notificationAddresses } from "@/lib/domains/calendar-sync/microsoft/config";
+import { listMicrosoftCalendars, listMicrosoftConnections, listMicrosoftLinks, listProblemMicrosoftExports } from "@/lib/domains/calendar-sync/microsoft/calendar-sync";
+import { describeMicrosoft } from "@/lib/domains/calendar-sync/microsoft/graph";
 import type { CalendarSyncTexts } from "../_components/calendar-sync-page";
 import { ProviderSyncPage, type ProviderPage } from "../_components/provider-page";
 import { connectMicrosoftAction, disconnectMicrosoftAction, linkMicrosoftCalendarAction, retryMicrosoftExportAction, syncMicrosoftNowAction, unlinkMicrosoftCalendarAction } from "./actions";

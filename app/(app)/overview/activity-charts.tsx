@@ -1,4 +1,4 @@
-import type { DailyActivity } from "@/lib/overview/daily-activity";
+import type { DailyActivity } from "@/lib/domains/overview/daily-activity";
 import { Card } from "../_components/ui";
 
 type Series = { label: string; color: string; value: (d: DailyActivity) => number | null; unit?: string };

@@ -2,12 +2,12 @@
 
 import { z } from "zod";
 import { revalidatePath } from "next/cache";
-import { signOut } from "@/lib/auth/auth";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { removePasskey, removePasskeyInput, signOutEverywhere } from "@/lib/passkeys/passkeys";
-import { renameWorkspace, renameWorkspaceInput } from "@/lib/workspaces/rename-workspace";
-import { currentSessionToken } from "@/lib/auth/session-token";
-import { proveEmail, proveEmailInput, requestEmailProof } from "@/lib/members/email-proof";
+import { signOut } from "@/lib/domains/auth/auth";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { removePasskey, removePasskeyInput, signOutEverywhere } from "@/lib/domains/passkeys/passkeys";
+import { renameWorkspace, renameWorkspaceInput } from "@/lib/domains/workspaces/rename-workspace";
+import { currentSessionToken } from "@/lib/domains/auth/session-token";
+import { proveEmail, proveEmailInput, requestEmailProof } from "@/lib/domains/members/email-proof";
 
 /** Ends this browser's session. */
 export async function signOutAction(): Promise<void> {

@@ -1,9 +1,9 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { approvalLimitsInput, setApprovalLimits } from "@/lib/workspaces/approval-limits";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { approvalLimitsInput, setApprovalLimits } from "@/lib/domains/workspaces/approval-limits";
 
 export async function setApprovalLimitsAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runMemberAction("admin", "change approval limits", approvalLimitsInput, form, async ({ member }, input) => {

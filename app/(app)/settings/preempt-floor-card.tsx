@@ -1,5 +1,5 @@
 import type { MemberRow, WorkspaceRow } from "@/db/schema";
-import { hasRole } from "@/lib/members/roles";
+import { hasRole } from "@/lib/domains/members/roles";
 import { ActionForm } from "../_components/action-form";
 import { Card, Field, inputClass, secondaryButtonClass } from "../_components/ui";
 import { setPreemptFloorAction } from "./priority-actions";

@@ -1,9 +1,9 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { preemptFloorInput, setPreemptFloor } from "@/lib/workspaces/preempt-floor";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { preemptFloorInput, setPreemptFloor } from "@/lib/domains/workspaces/preempt-floor";
 
 export async function setPreemptFloorAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runMemberAction("admin", "change hold priorities", preemptFloorInput, form, async ({ member }, input) => {

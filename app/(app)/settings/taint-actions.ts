@@ -2,9 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { setTaintSettings, taintSettingsInput } from "@/lib/workspaces/taint-settings";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { setTaintSettings, taintSettingsInput } from "@/lib/domains/workspaces/taint-settings";
 
 /** The form sends the window in hours and the domains as one line (commas or spaces). */
 const formInput = z.object({

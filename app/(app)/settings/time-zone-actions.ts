@@ -2,9 +2,9 @@
 
 import { z } from "zod";
 import { revalidatePath } from "next/cache";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { setUserTimeZone } from "@/lib/auth/viewer-time-zone";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { setUserTimeZone } from "@/lib/domains/auth/viewer-time-zone";
 
 export async function setTimeZoneAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const schema = z.object({ time_zone: z.string().trim().max(64).transform((v) => (v === "" ? null : v)) });

@@ -1,5 +1,5 @@
-import { viewerTimeZone } from "@/lib/auth/viewer-time-zone";
-import { allTimeZones } from "@/lib/time/zoned";
+import { viewerTimeZone } from "@/lib/domains/auth/viewer-time-zone";
+import { allTimeZones } from "@/lib/platform/time/zoned";
 import { ActionForm } from "../_components/action-form";
 import { Card, Field, inputClass, secondaryButtonClass } from "../_components/ui";
 import { setTimeZoneAction } from "./time-zone-actions";

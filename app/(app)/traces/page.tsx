@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { requireMember } from "@/lib/auth/current-member";
+import { requireMember } from "@/lib/domains/auth/current-member";
 
 // GET /traces?id=… — the "find a trace" form lands here.
 export default async function FindTracePage({ searchParams }: { searchParams: Promise<{ id?: string }> }) {

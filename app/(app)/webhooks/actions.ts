@@ -3,16 +3,16 @@
 import { z } from "zod";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { EVENT_TYPES } from "@/lib/events/emit-event";
-import { createEndpoint } from "@/lib/webhooks/create-endpoint";
-import { updateEndpoint } from "@/lib/webhooks/update-endpoint";
-import { deleteEndpoint } from "@/lib/webhooks/delete-endpoint";
-import { rotateSecret } from "@/lib/webhooks/rotate-secret";
-import { retryDelivery } from "@/lib/webhooks/retry-delivery";
-import { retryFailedDeliveries } from "@/lib/webhooks/retry-failed";
-import { sendTestEvent } from "@/lib/webhooks/send-test-event";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { EVENT_TYPES } from "@/lib/platform/events/emit-event";
+import { createEndpoint } from "@/lib/domains/webhooks/create-endpoint";
+import { updateEndpoint } from "@/lib/domains/webhooks/update-endpoint";
+import { deleteEndpoint } from "@/lib/domains/webhooks/delete-endpoint";
+import { rotateSecret } from "@/lib/domains/webhooks/rotate-secret";
+import { retryDelivery } from "@/lib/domains/webhooks/retry-delivery";
+import { retryFailedDeliveries } from "@/lib/domains/webhooks/retry-failed";
+import { sendTestEvent } from "@/lib/domains/webhooks/send-test-event";
 
 const list = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined ? null : Array.isArray(v) ? v : [v]), z.array(item).max(100).nullable());
 const blankToNull = (v: unknown) => (typeof v === "string" && v.trim() === "" ? null : v);

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
-import { memberActor } from "@/lib/members/memberships";
-import { listAgents } from "@/lib/agents/list-agents";
-import { listEndpoints } from "@/lib/webhooks/list-endpoints";
-import { endpointHealth } from "@/lib/webhooks/endpoint-health";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole } from "@/lib/domains/members/roles";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { listAgents } from "@/lib/domains/agents/list-agents";
+import { listEndpoints } from "@/lib/domains/webhooks/list-endpoints";
+import { endpointHealth } from "@/lib/domains/webhooks/endpoint-health";
 import { Badge, Card, Empty, PageHeader, Table, linkClass } from "../_components/ui";
 import { CreateEndpointForm } from "./secret-forms";
 

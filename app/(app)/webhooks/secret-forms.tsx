@@ -1,12 +1,12 @@
 "use client";
 
 import { useActionState, type ReactNode } from "react";
-import { EVENT_TYPES } from "@/lib/events/event-type-list";
+import { EVENT_TYPES } from "@/lib/platform/events/event-type-list";
 import { ActionMessage, SubmitButton } from "../_components/action-form";
 import { CopyButton } from "../_components/copy-button";
 import { Field, inputClass, secondaryButtonClass } from "../_components/ui";
 import { createEndpointAction, rotateSecretAction, type EndpointSecret } from "./actions";
-import type { ActionState } from "@/lib/auth/member-action";
+import type { ActionState } from "@/lib/domains/auth/member-action";
 
 function ShownOnce({ state }: { state: ActionState<EndpointSecret> }) {
   if (!state?.ok || !state.data) return null;

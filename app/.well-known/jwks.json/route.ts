@@ -1,6 +1,6 @@
-import { publicJwks } from "@/lib/approvals/receipts";
-import { AppError } from "@/lib/errors";
-import { plainJsonRoute } from "@/lib/api/plain-route";
+import { publicJwks } from "@/lib/domains/approvals/receipts";
+import { AppError } from "@/lib/platform/errors";
+import { plainJsonRoute } from "@/lib/platform/api/plain-route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetEnvCache } from "@/lib/config/env";
+import { resetEnvCache } from "@/lib/platform/config/env";
 import { closeDb } from "@/db/client";
 
 const saved = { ...process.env };

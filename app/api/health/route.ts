@@ -1,8 +1,8 @@
-import { checkHealth } from "@/lib/health/check-health";
-import { healthViewer } from "@/lib/health/health-viewer";
-import { problemResponse } from "@/lib/api/problem";
-import { newRequestId } from "@/lib/api/request-ids";
-import { AppError } from "@/lib/errors";
+import { checkHealth } from "@/lib/composition/health/check-health";
+import { healthViewer } from "@/lib/composition/health/health-viewer";
+import { problemResponse } from "@/lib/platform/api/problem";
+import { newRequestId } from "@/lib/platform/api/request-ids";
+import { AppError } from "@/lib/platform/errors";
 
 export const dynamic = "force-dynamic";
 

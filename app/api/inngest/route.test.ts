@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/lib/config/env";
+import { resetEnvCache } from "@/lib/platform/config/env";
 import { GET } from "./route";
 
 afterEach(() => {

@@ -1,9 +1,9 @@
 import { serve } from "inngest/next";
 import { inngest } from "@/inngest/client";
 import { inngestFunctions } from "@/inngest/functions";
-import { jobRunnerMode } from "@/lib/jobs/job-runner-mode";
-import { env } from "@/lib/config/env";
-import { gatedRoute } from "@/lib/api/startup-gated";
+import { jobRunnerMode } from "@/lib/platform/jobs/job-runner-mode";
+import { env } from "@/lib/platform/config/env";
+import { gatedRoute } from "@/lib/platform/api/startup-gated";
 
 // Inngest calls this to discover and run the background functions. With the embedded engine
 // (no Inngest keys) there is nothing to serve: a clear 404 instead of the SDK's signing-key error.

@@ -1,9 +1,9 @@
-import { currentMember } from "@/lib/auth/current-member";
-import { currentSessionToken } from "@/lib/auth/session-token";
-import { openLiveChannel } from "@/lib/events/live-channel";
-import { problemResponse } from "@/lib/api/problem";
-import { newRequestId } from "@/lib/api/request-ids";
-import { AppError } from "@/lib/errors";
+import { currentMember } from "@/lib/domains/auth/current-member";
+import { currentSessionToken } from "@/lib/domains/auth/session-token";
+import { openLiveChannel } from "@/lib/domains/events/live-channel";
+import { problemResponse } from "@/lib/platform/api/problem";
+import { newRequestId } from "@/lib/platform/api/request-ids";
+import { AppError } from "@/lib/platform/errors";
 
 export const maxDuration = 300;
 export const dynamic = "force-dynamic";
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
  * GET /api/live?types=approval.requested,approval.resolved — for the web app's open pages: the
  * signed-in member's workspace events from the outbox (Server-Sent Events), so a page refreshes
  * itself when something it shows changed. Members read everything in their workspace. Counted per
- * member; ends when the member is removed or the session ends (lib/events/live-channel.ts).
+ * member; ends when the member is removed or the session ends (lib/domains/events/live-channel.ts).
  */
 export async function GET(req: Request): Promise<Response> {
   const requestId = newRequestId();

@@ -1,4 +1,4 @@
-import { handleMcpRequest, mcpMethodNotAllowed } from "@/lib/mcp/handle-request";
+import { handleMcpRequest, mcpMethodNotAllowed } from "@/lib/composition/mcp/handle-request";
 
 // POST /api/mcp — the MCP server (Streamable HTTP, stateless), authenticated by API key
 export const POST = handleMcpRequest;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { buildOpenApiDocument } from "@/lib/api/openapi/document";
-import { operationsOf, schemasOf, type Field, type OperationView } from "@/lib/docs/openapi-view";
+import { buildOpenApiDocument } from "@/lib/composition/openapi-document";
+import { operationsOf, schemasOf, type Field, type OperationView } from "@/lib/composition/docs/openapi-view";
 import { CodeBlock, MethodBadge, Prose, Table, docLink } from "../_components";
 
 export const metadata: Metadata = { title: "API reference" };

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ERROR_CODES, ERROR_TITLES, type ErrorCode } from "@/lib/errors";
-import { ERROR_GUIDE } from "@/lib/docs/error-guide";
+import { ERROR_CODES, ERROR_TITLES, type ErrorCode } from "@/lib/platform/errors";
+import { ERROR_GUIDE } from "@/lib/composition/docs/error-guide";
 import { CodeBlock, Prose, Table, docLink } from "../_components";
 
 export const metadata: Metadata = { title: "Error codes" };

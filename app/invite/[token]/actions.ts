@@ -2,14 +2,14 @@
 
 import { z, ZodError } from "zod";
 import { redirect } from "next/navigation";
-import { invitationIntent, acceptInvitation } from "@/lib/auth/registration";
-import { saveRegistrationIntent } from "@/lib/auth/intent-cookie";
+import { invitationIntent, acceptInvitation } from "@/lib/domains/auth/registration";
+import { saveRegistrationIntent } from "@/lib/domains/auth/intent-cookie";
 import { cookies } from "next/headers";
-import { currentUser, WORKSPACE_COOKIE } from "@/lib/auth/current-member";
-import { appCookieOptions, YEAR_SECONDS } from "@/lib/auth/cookie-options";
-import { describeFieldErrors, formFields } from "@/lib/auth/member-action";
-import { findInvitationByToken, invitationState } from "@/lib/invitations/find-invitation";
-import { AppError } from "@/lib/errors";
+import { currentUser, WORKSPACE_COOKIE } from "@/lib/domains/auth/current-member";
+import { appCookieOptions, YEAR_SECONDS } from "@/lib/domains/auth/cookie-options";
+import { describeFieldErrors, formFields } from "@/lib/domains/auth/member-action";
+import { findInvitationByToken, invitationState } from "@/lib/domains/invitations/find-invitation";
+import { AppError } from "@/lib/platform/errors";
 
 /**
  * Accepting an invitation without an account, step one: checks the link and remembers it for

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { currentUser } from "@/lib/auth/current-member";
-import { findInvitationByToken, invitationState } from "@/lib/invitations/find-invitation";
-import { accountExists } from "@/lib/auth/account-exists";
+import { currentUser } from "@/lib/domains/auth/current-member";
+import { findInvitationByToken, invitationState } from "@/lib/domains/invitations/find-invitation";
+import { accountExists } from "@/lib/domains/auth/account-exists";
 import { AuthShell, TextField } from "../../_passkeys/auth-shell";
 import { RegisterForm } from "../../_passkeys/register-form";
 import { passkeyButtonClass } from "../../_passkeys/styles";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentMember } from "@/lib/auth/current-member";
-import { checkAuthorizeRequest } from "@/lib/oauth/authorize-request";
-import { consentView } from "@/lib/oauth/consent-view";
-import { CONSENT_ERRORS } from "@/lib/oauth/consent-decision";
+import { currentMember } from "@/lib/domains/auth/current-member";
+import { checkAuthorizeRequest } from "@/lib/domains/oauth/authorize-request";
+import { consentView } from "@/lib/domains/oauth/consent-view";
+import { CONSENT_ERRORS } from "@/lib/domains/oauth/consent-decision";
 import { AuthShell } from "../../_passkeys/auth-shell";
 import { ConfirmWithPasskey } from "../../_passkeys/passkey-button";
 

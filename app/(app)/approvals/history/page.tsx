@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/current-member";
-import { listMembers, memberActor } from "@/lib/members/memberships";
-import { listApprovals } from "@/lib/approvals/approvals";
-import { paginationQuery } from "@/lib/api/pagination";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { listMembers, memberActor } from "@/lib/domains/members/memberships";
+import { listApprovals } from "@/lib/domains/approvals/approvals";
+import { paginationQuery } from "@/lib/platform/api/pagination";
 import { Badge, Card, Empty, PageHeader, Table, linkClass } from "../../_components/ui";
 import { Time } from "../../_components/time";
 import { APPROVAL_TONE } from "../approval-tone";

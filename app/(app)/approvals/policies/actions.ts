@@ -2,11 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { runMemberAction, type ActionState } from "@/lib/auth/member-action";
-import { memberActor } from "@/lib/members/memberships";
-import { createPolicy, deletePolicy } from "@/lib/approvals/policies";
-import { escalationInput, setEscalation } from "@/lib/approvals/escalation";
-import { policyInput } from "@/lib/approvals/schemas";
+import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { createPolicy, deletePolicy } from "@/lib/domains/approvals/policies";
+import { escalationInput, setEscalation } from "@/lib/domains/approvals/escalation";
+import { policyInput } from "@/lib/domains/approvals/schemas";
 
 // Form fields arrive as strings: empty means "not set", numbers are coerced before the shared schema checks them.
 const blankToNull = (v: unknown) => (v === "" || v === undefined ? null : v);

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/current-member";
-import { hasRole } from "@/lib/members/roles";
-import { listPolicies } from "@/lib/approvals/policies";
-import { listAgents } from "@/lib/agents/list-agents";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { hasRole } from "@/lib/domains/members/roles";
+import { listPolicies } from "@/lib/domains/approvals/policies";
+import { listAgents } from "@/lib/domains/agents/list-agents";
 import { ActionForm } from "../../_components/action-form";
 import { PolicyConditionFields, PolicyConditions } from "./policy-conditions";
 import { Card, Empty, Field, PageHeader, Table, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../../_components/ui";

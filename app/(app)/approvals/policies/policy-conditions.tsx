@@ -1,4 +1,4 @@
-import type { listPolicies } from "@/lib/approvals/policies";
+import type { listPolicies } from "@/lib/domains/approvals/policies";
 import { Field, inputClass } from "../../_components/ui";
 
 /** The optional conditions of a rule: mail (`email.send`), holds (`hold.place`), leases (`lease.acquire`), and taint. */

@@ -1,6 +1,6 @@
 import type { CalendarRow } from "@/db/schema";
-import type { TimelineItem } from "@/lib/calendars/timeline";
-import { allTimeZones } from "@/lib/time/zoned";
+import type { TimelineItem } from "@/lib/domains/calendars/timeline";
+import { allTimeZones } from "@/lib/platform/time/zoned";
 import { ActionForm } from "../../_components/action-form";
 import { Card, Empty, Field, dangerButtonClass, inputClass } from "../../_components/ui";
 import { cancelEventAction, releaseHoldAction, updateCalendarAction } from "../calendar-admin-actions";

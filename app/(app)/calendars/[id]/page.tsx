@@ -1,16 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requireMember } from "@/lib/auth/current-member";
-import { listAgents } from "@/lib/agents/list-agents";
-import { calendarTimeline, type TimelineItem } from "@/lib/calendars/timeline";
-import { getCalendar } from "@/lib/calendars/calendars";
-import { AppError } from "@/lib/errors";
-import { linkOfCalendar } from "@/lib/calendar-sync/links";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { listAgents } from "@/lib/domains/agents/list-agents";
+import { calendarTimeline, type TimelineItem } from "@/lib/domains/calendars/timeline";
+import { getCalendar } from "@/lib/domains/calendars/calendars";
+import { AppError } from "@/lib/platform/errors";
+import { linkOfCalendar } from "@/lib/domains/calendar-sync/links";
 import { Card, PageHeader, linkClass, secondaryButtonClass } from "../../_components/ui";
-import { hasRole } from "@/lib/members/roles";
-import { viewerTimeZone } from "@/lib/auth/viewer-time-zone";
-import { addDays, isTimeZone, startOfZonedDay, weekdayIndex, zoneName, zonedClock, zonedDateTime, zonedDay } from "@/lib/time/zoned";
+import { hasRole } from "@/lib/domains/members/roles";
+import { viewerTimeZone } from "@/lib/domains/auth/viewer-time-zone";
+import { addDays, isTimeZone, startOfZonedDay, weekdayIndex, zoneName, zonedClock, zonedDateTime, zonedDay } from "@/lib/platform/time/zoned";
 import { CalendarSettings, TimelineActions } from "./calendar-admin";
 
 export const metadata: Metadata = { title: "Calendar" };

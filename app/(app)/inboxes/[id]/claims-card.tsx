@@ -1,8 +1,8 @@
 import Link from "next/link";
-import type { Actor } from "@/lib/actor";
-import { listMessages } from "@/lib/mail/read-mail";
-import { listMessagesQuery } from "@/lib/mail/schemas";
-import { claimsForMessages } from "@/lib/claims/list-claims";
+import type { Actor } from "@/lib/platform/actor";
+import { listMessages } from "@/lib/domains/mail/read-mail";
+import { listMessagesQuery } from "@/lib/domains/mail/schemas";
+import { claimsForMessages } from "@/lib/domains/claims/list-claims";
 import { Badge, Card, Empty, linkClass } from "../../_components/ui";
 import { Time } from "../../_components/time";
 

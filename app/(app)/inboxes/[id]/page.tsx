@@ -1,18 +1,18 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requireMember } from "@/lib/auth/current-member";
-import { memberActor } from "@/lib/members/memberships";
-import { threadOverview } from "@/lib/mail/inbox-overview";
-import { listMessages } from "@/lib/mail/read-mail";
-import { listMessagesQuery } from "@/lib/mail/schemas";
-import { AppError } from "@/lib/errors";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { threadOverview } from "@/lib/domains/mail/inbox-overview";
+import { listMessages } from "@/lib/domains/mail/read-mail";
+import { listMessagesQuery } from "@/lib/domains/mail/schemas";
+import { AppError } from "@/lib/platform/errors";
 import { Badge, Card, Empty, Field, PageHeader, Table, inputClass, linkClass, secondaryButtonClass } from "../../_components/ui";
 import { Time } from "../../_components/time";
 import { StatusBadge } from "../message-parts";
 import { ClaimsCard } from "./claims-card";
-import { hasRole } from "@/lib/members/roles";
-import { getInbox } from "@/lib/mail/inboxes";
+import { hasRole } from "@/lib/domains/members/roles";
+import { getInbox } from "@/lib/domains/mail/inboxes";
 import { InboxSettingsCard } from "../inbox-forms";
 
 export const metadata: Metadata = { title: "Inbox" };

@@ -1,7 +1,7 @@
-import { acceptNotification } from "@/lib/google/push-channel";
-import { problemResponse } from "@/lib/api/problem";
-import { newRequestId } from "@/lib/api/request-ids";
-import { gatedRoute } from "@/lib/api/startup-gated";
+import { acceptNotification } from "@/lib/domains/calendar-sync/google/push-channel";
+import { problemResponse } from "@/lib/platform/api/problem";
+import { newRequestId } from "@/lib/platform/api/request-ids";
+import { gatedRoute } from "@/lib/platform/api/startup-gated";
 
 // POST /api/google/notifications — Google Calendar push notifications (events.watch channels)
 export const POST = gatedRoute(async (req: Request) => {

@@ -1,5 +1,5 @@
-import { receiveResendWebhook } from "@/lib/mail/resend-webhook";
-import { plainJsonRoute } from "@/lib/api/plain-route";
+import { receiveResendWebhook } from "@/lib/domains/mail/resend-webhook";
+import { plainJsonRoute } from "@/lib/platform/api/plain-route";
 
 // POST /api/inbound/resend — Resend's webhooks (signed, Svix): received mail, delivery and bounces
 export const POST = plainJsonRoute(receiveResendWebhook);

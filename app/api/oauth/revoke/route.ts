@@ -1,5 +1,5 @@
-import { formEndpoint, preflight } from "@/lib/oauth/endpoint";
-import { revokeToken } from "@/lib/oauth/revoke-token";
+import { formEndpoint, preflight } from "@/lib/domains/oauth/endpoint";
+import { revokeToken } from "@/lib/domains/oauth/revoke-token";
 
 // POST /api/oauth/revoke — RFC 7009 token revocation (always 200)
 export const POST = formEndpoint(async (form) => {

@@ -1,9 +1,9 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { created, list } from "@/lib/api/responses";
-import { createAgentOp, listAgentsOp } from "@/lib/agents/operations";
-import { createAgent } from "@/lib/agents/create-agent";
-import { listAgents } from "@/lib/agents/list-agents";
-import { serializeAgent } from "@/lib/agents/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { created, list } from "@/lib/platform/api/responses";
+import { createAgentOp, listAgentsOp } from "@/lib/domains/agents/operations";
+import { createAgent } from "@/lib/domains/agents/create-agent";
+import { listAgents } from "@/lib/domains/agents/list-agents";
+import { serializeAgent } from "@/lib/domains/agents/serialize";
 
 // POST /api/v1/agents — create an agent
 export const POST = withApiKey(createAgentOp, async ({ actor, body }) => {

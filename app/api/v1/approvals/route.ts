@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { created, list } from "@/lib/api/responses";
-import { createApprovalOp, listApprovalsOp } from "@/lib/approvals/operations";
-import { createApproval } from "@/lib/approvals/create-approval";
-import { getApproval, listApprovals } from "@/lib/approvals/approvals";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { created, list } from "@/lib/platform/api/responses";
+import { createApprovalOp, listApprovalsOp } from "@/lib/domains/approvals/operations";
+import { createApproval } from "@/lib/domains/approvals/create-approval";
+import { getApproval, listApprovals } from "@/lib/domains/approvals/approvals";
 
 // POST /api/v1/approvals — ask humans to approve an action
 export const POST = withApiKey(createApprovalOp, async ({ actor, body }) => {

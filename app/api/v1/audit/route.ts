@@ -1,8 +1,8 @@
-import { withApiKey, assertActsAs } from "@/lib/api/with-api-key";
-import { list } from "@/lib/api/responses";
-import { listAuditOp } from "@/lib/audit/operations";
-import { listAudit } from "@/lib/audit/list-audit";
-import { serializeAuditEntry } from "@/lib/audit/serialize";
+import { withApiKey, assertActsAs } from "@/lib/platform/api/with-api-key";
+import { list } from "@/lib/platform/api/responses";
+import { listAuditOp } from "@/lib/domains/audit/operations";
+import { listAudit } from "@/lib/domains/audit/list-audit";
+import { serializeAuditEntry } from "@/lib/domains/audit/serialize";
 
 // GET /api/v1/audit — audit entries, newest first, filtered
 export const GET = withApiKey(listAuditOp, async ({ key, query }) => {

@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { created, list } from "@/lib/api/responses";
-import { createCalendarOp, listCalendarsOp } from "@/lib/calendars/operations";
-import { createCalendar, listCalendars } from "@/lib/calendars/calendars";
-import { serializeCalendar } from "@/lib/calendars/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { created, list } from "@/lib/platform/api/responses";
+import { createCalendarOp, listCalendarsOp } from "@/lib/domains/calendars/operations";
+import { createCalendar, listCalendars } from "@/lib/domains/calendars/calendars";
+import { serializeCalendar } from "@/lib/domains/calendars/serialize";
 
 // POST /api/v1/calendars — create a calendar
 export const POST = withApiKey(createCalendarOp, async ({ actor, body }) => created(serializeCalendar(await createCalendar(actor, body))));

@@ -1,6 +1,6 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { streamEventsOp } from "@/lib/events/operations";
-import { respondWithEventStream } from "@/lib/events/respond";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { streamEventsOp } from "@/lib/domains/events/operations";
+import { respondWithEventStream } from "@/lib/domains/events/respond";
 
 // A connection lasts up to EVENTS_STREAM_MAX_SECONDS (280 s by default), under this bound.
 export const maxDuration = 300;

@@ -1,10 +1,10 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { created, list } from "@/lib/api/responses";
-import { listHoldsOp, placeMultiHoldOp } from "@/lib/holds/operations";
-import { placeHold } from "@/lib/holds/place-hold";
-import { listHolds } from "@/lib/holds/get-hold";
-import { serializeHold } from "@/lib/holds/serialize";
-import { APPROVAL_HEADER, gateHold } from "@/lib/approvals/hold-gate";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { created, list } from "@/lib/platform/api/responses";
+import { listHoldsOp, placeMultiHoldOp } from "@/lib/domains/holds/operations";
+import { placeHold } from "@/lib/domains/holds/place-hold";
+import { listHolds } from "@/lib/domains/holds/get-hold";
+import { serializeHold } from "@/lib/domains/holds/serialize";
+import { APPROVAL_HEADER, gateHold } from "@/lib/domains/approvals/hold-gate";
 
 // POST /api/v1/holds — hold several calendars, all or nothing
 export const POST = withApiKey(placeMultiHoldOp, async ({ req, actor, body }) => {

@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { created, list } from "@/lib/api/responses";
-import { createInboxOp, listInboxesOp } from "@/lib/mail/operations";
-import { createInbox, listInboxes } from "@/lib/mail/inboxes";
-import { serializeInbox } from "@/lib/mail/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { created, list } from "@/lib/platform/api/responses";
+import { createInboxOp, listInboxesOp } from "@/lib/domains/mail/operations";
+import { createInbox, listInboxes } from "@/lib/domains/mail/inboxes";
+import { serializeInbox } from "@/lib/domains/mail/serialize";
 
 // POST /api/v1/inboxes — give an agent an address
 export const POST = withApiKey(createInboxOp, async ({ actor, body }) => created(serializeInbox(await createInbox(actor, body))));

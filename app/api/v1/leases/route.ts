@@ -1,11 +1,11 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { created, list } from "@/lib/api/responses";
-import { acquireLeaseOp, listLeasesOp } from "@/lib/leases/operations";
-import { acquireLease } from "@/lib/leases/acquire-lease";
-import { listLeases } from "@/lib/leases/get-lease";
-import { serializeLease } from "@/lib/leases/serialize";
-import { gateLease } from "@/lib/leases/lease-gate";
-import { APPROVAL_HEADER } from "@/lib/approvals/action-gate";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { created, list } from "@/lib/platform/api/responses";
+import { acquireLeaseOp, listLeasesOp } from "@/lib/domains/leases/operations";
+import { acquireLease } from "@/lib/domains/leases/acquire-lease";
+import { listLeases } from "@/lib/domains/leases/get-lease";
+import { serializeLease } from "@/lib/domains/leases/serialize";
+import { gateLease } from "@/lib/domains/leases/lease-gate";
+import { APPROVAL_HEADER } from "@/lib/domains/approvals/action-gate";
 
 // POST /api/v1/leases — acquire an exclusive lease with a fencing token
 export const POST = withApiKey(acquireLeaseOp, async ({ req, actor, body }) =>

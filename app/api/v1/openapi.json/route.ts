@@ -1,5 +1,5 @@
-import { buildOpenApiDocument } from "@/lib/api/openapi/document";
-import { newRequestId } from "@/lib/api/request-ids";
+import { buildOpenApiDocument } from "@/lib/composition/openapi-document";
+import { newRequestId } from "@/lib/platform/api/request-ids";
 
 let cached: string | undefined;
 

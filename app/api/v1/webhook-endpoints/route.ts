@@ -1,9 +1,9 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { created, list } from "@/lib/api/responses";
-import { createWebhookEndpointOp, listWebhookEndpointsOp } from "@/lib/webhooks/operations";
-import { createEndpoint } from "@/lib/webhooks/create-endpoint";
-import { listEndpoints } from "@/lib/webhooks/list-endpoints";
-import { serializeEndpoint, serializeEndpointWithSecret } from "@/lib/webhooks/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { created, list } from "@/lib/platform/api/responses";
+import { createWebhookEndpointOp, listWebhookEndpointsOp } from "@/lib/domains/webhooks/operations";
+import { createEndpoint } from "@/lib/domains/webhooks/create-endpoint";
+import { listEndpoints } from "@/lib/domains/webhooks/list-endpoints";
+import { serializeEndpoint, serializeEndpointWithSecret } from "@/lib/domains/webhooks/serialize";
 
 // POST /api/v1/webhook-endpoints — create an endpoint (returns its secret once)
 export const POST = withApiKey(createWebhookEndpointOp, async ({ actor, body }) => {

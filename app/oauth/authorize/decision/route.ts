@@ -1,6 +1,6 @@
-import { consentErrorPage, decideConsent, readConsentForm } from "@/lib/oauth/consent-decision";
-import { problemResponse } from "@/lib/api/problem";
-import { newRequestId } from "@/lib/api/request-ids";
+import { consentErrorPage, decideConsent, readConsentForm } from "@/lib/domains/oauth/consent-decision";
+import { problemResponse } from "@/lib/platform/api/problem";
+import { newRequestId } from "@/lib/platform/api/request-ids";
 
 // POST /oauth/authorize/decision — the consent form: 303 to the client with a code (or access_denied)
 export async function POST(req: Request): Promise<Response> {

@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { currentMember } from "@/lib/auth/current-member";
-import { completeGoogleConnect } from "@/lib/google/connections";
-import { takeGoogleOAuthCookie } from "@/lib/google/oauth-cookie";
-import { actionError } from "@/lib/auth/member-action";
-import { gatedRoute } from "@/lib/api/startup-gated";
+import { currentMember } from "@/lib/domains/auth/current-member";
+import { completeGoogleConnect } from "@/lib/domains/calendar-sync/google/connections";
+import { takeGoogleOAuthCookie } from "@/lib/domains/calendar-sync/google/oauth-cookie";
+import { actionError } from "@/lib/domains/auth/member-action";
+import { gatedRoute } from "@/lib/platform/api/startup-gated";
 
 // GET /api/google/oauth/callback?code&state — Google sends the browser back here after consent
 export const GET = gatedRoute(async (req: NextRequest) => {

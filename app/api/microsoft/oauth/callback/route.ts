@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { currentMember } from "@/lib/auth/current-member";
-import { completeMicrosoftConnect } from "@/lib/microsoft/calendar-sync";
-import { takeMicrosoftOAuthCookie } from "@/lib/microsoft/oauth-cookie";
-import { actionError } from "@/lib/auth/member-action";
-import { gatedRoute } from "@/lib/api/startup-gated";
+import { currentMember } from "@/lib/domains/auth/current-member";
+import { completeMicrosoftConnect } from "@/lib/domains/calendar-sync/microsoft/calendar-sync";
+import { takeMicrosoftOAuthCookie } from "@/lib/domains/calendar-sync/microsoft/oauth-cookie";
+import { actionError } from "@/lib/domains/auth/member-action";
+import { gatedRoute } from "@/lib/platform/api/startup-gated";
 
 // GET /api/microsoft/oauth/callback?code&state — the Microsoft identity platform sends the browser back here after consent
 export const GET = gatedRoute(async (req: NextRequest) => {

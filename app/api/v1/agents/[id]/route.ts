@@ -1,11 +1,11 @@
-import { withApiKey, assertActsAs } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { getAgentOp, updateAgentOp } from "@/lib/agents/operations";
-import { updateAgent } from "@/lib/agents/update-agent";
-import { findAgent } from "@/lib/agents/find-agent";
-import { serializeAgent } from "@/lib/agents/serialize";
-import { isId } from "@/lib/ids";
-import { notFound } from "@/lib/errors";
+import { withApiKey, assertActsAs } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { getAgentOp, updateAgentOp } from "@/lib/domains/agents/operations";
+import { updateAgent } from "@/lib/domains/agents/update-agent";
+import { findAgent } from "@/lib/domains/agents/find-agent";
+import { serializeAgent } from "@/lib/domains/agents/serialize";
+import { isId } from "@/lib/platform/ids";
+import { notFound } from "@/lib/platform/errors";
 
 // GET /api/v1/agents/{id} — retrieve an agent
 export const GET = withApiKey(getAgentOp, async ({ key, params }) => {

@@ -1,7 +1,7 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { getApprovalOp } from "@/lib/approvals/operations";
-import { getApproval } from "@/lib/approvals/approvals";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { getApprovalOp } from "@/lib/domains/approvals/operations";
+import { getApproval } from "@/lib/domains/approvals/approvals";
 
 // GET /api/v1/approvals/{id}?wait=N — retrieve, or long-poll until decided
 export const GET = withApiKey(getApprovalOp, async ({ actor, params, query }) => json(await getApproval(actor, params.id!, query.wait ?? 0)));

@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { list } from "@/lib/api/responses";
-import { AppError } from "@/lib/errors";
-import { listCheckpointsOp } from "@/lib/audit/operations";
-import { listCheckpoints, serializeCheckpoint } from "@/lib/audit/checkpoints";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { list } from "@/lib/platform/api/responses";
+import { AppError } from "@/lib/platform/errors";
+import { listCheckpointsOp } from "@/lib/domains/audit/operations";
+import { listCheckpoints, serializeCheckpoint } from "@/lib/platform/audit/checkpoints";
 
 // GET /api/v1/audit/checkpoints — signed chain heads, for a witness
 export const GET = withApiKey(listCheckpointsOp, async ({ key, query }) => {

@@ -1,6 +1,6 @@
-import { withApiKey, assertActsAs } from "@/lib/api/with-api-key";
-import { exportAuditOp } from "@/lib/audit/operations";
-import { auditExportStream } from "@/lib/audit/export-audit";
+import { withApiKey, assertActsAs } from "@/lib/platform/api/with-api-key";
+import { exportAuditOp } from "@/lib/domains/audit/operations";
+import { auditExportStream } from "@/lib/domains/audit/export-audit";
 
 // GET /api/v1/audit/export — JSON Lines, oldest first, streamed
 export const GET = withApiKey(exportAuditOp, async ({ key, query }) => {

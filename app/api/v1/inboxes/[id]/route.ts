@@ -1,9 +1,9 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { getInboxOp, updateInboxOp } from "@/lib/mail/operations";
-import { getInbox, updateInbox } from "@/lib/mail/inboxes";
-import { serializeInbox } from "@/lib/mail/serialize";
-import { deleteInbox, deleteInboxOp, serializeDeletedInbox } from "@/lib/mail/delete-inbox";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { getInboxOp, updateInboxOp } from "@/lib/domains/mail/operations";
+import { getInbox, updateInbox } from "@/lib/domains/mail/inboxes";
+import { serializeInbox } from "@/lib/domains/mail/serialize";
+import { deleteInbox, deleteInboxOp, serializeDeletedInbox } from "@/lib/domains/mail/delete-inbox";
 
 // GET /api/v1/inboxes/{id} — retrieve an inbox
 export const GET = withApiKey(getInboxOp, async ({ actor, params }) => json(serializeInbox(await getInbox(actor, params.id!))));

@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { getThreadOp } from "@/lib/mail/operations";
-import { getThread } from "@/lib/mail/read-mail";
-import { serializeThread } from "@/lib/mail/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { getThreadOp } from "@/lib/domains/mail/operations";
+import { getThread } from "@/lib/domains/mail/read-mail";
+import { serializeThread } from "@/lib/domains/mail/serialize";
 
 // GET /api/v1/threads/{id} — a thread with its messages, oldest first
 export const GET = withApiKey(getThreadOp, async ({ actor, params }) => {

@@ -1,7 +1,7 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { getTraceOp } from "@/lib/traces/operations";
-import { buildTrace } from "@/lib/traces/build-trace";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { getTraceOp } from "@/lib/domains/traces/operations";
+import { buildTrace } from "@/lib/domains/traces/build-trace";
 
 // GET /api/v1/traces/{id} — handoff tree and timeline of a trace or correlation id
 export const GET = withApiKey(getTraceOp, async ({ key, params }) => json(await buildTrace(key, params.trace_id!)));

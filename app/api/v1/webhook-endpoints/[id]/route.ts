@@ -1,10 +1,10 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { deleteWebhookEndpointOp, getWebhookEndpointOp, updateWebhookEndpointOp } from "@/lib/webhooks/operations";
-import { findEndpoint } from "@/lib/webhooks/find-endpoint";
-import { updateEndpoint } from "@/lib/webhooks/update-endpoint";
-import { deleteEndpoint } from "@/lib/webhooks/delete-endpoint";
-import { serializeEndpoint } from "@/lib/webhooks/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { deleteWebhookEndpointOp, getWebhookEndpointOp, updateWebhookEndpointOp } from "@/lib/domains/webhooks/operations";
+import { findEndpoint } from "@/lib/domains/webhooks/find-endpoint";
+import { updateEndpoint } from "@/lib/domains/webhooks/update-endpoint";
+import { deleteEndpoint } from "@/lib/domains/webhooks/delete-endpoint";
+import { serializeEndpoint } from "@/lib/domains/webhooks/serialize";
 
 // GET /api/v1/webhook-endpoints/{id} — retrieve an endpoint
 export const GET = withApiKey(getWebhookEndpointOp, async ({ actor, params }) => {

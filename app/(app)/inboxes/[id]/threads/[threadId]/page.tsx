@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requireMember } from "@/lib/auth/current-member";
-import { memberActor } from "@/lib/members/memberships";
-import { getThread } from "@/lib/mail/read-mail";
-import { EXTERNAL_CONTENT_NOTICE } from "@/lib/mail/serialize";
-import { AppError } from "@/lib/errors";
+import { requireMember } from "@/lib/domains/auth/current-member";
+import { memberActor } from "@/lib/domains/members/memberships";
+import { getThread } from "@/lib/domains/mail/read-mail";
+import { EXTERNAL_CONTENT_NOTICE } from "@/lib/domains/mail/serialize";
+import { AppError } from "@/lib/platform/errors";
 import { Card, PageHeader, secondaryButtonClass } from "../../../../_components/ui";
 import { Time } from "../../../../_components/time";
 import { MessageBody, SecurityFlags, StatusBadge } from "../../../message-parts";

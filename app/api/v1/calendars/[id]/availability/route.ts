@@ -1,7 +1,7 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { availabilityOp } from "@/lib/calendars/operations";
-import { availability } from "@/lib/calendars/availability";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { availabilityOp } from "@/lib/domains/calendars/operations";
+import { availability } from "@/lib/domains/calendars/availability";
 
 // GET /api/v1/calendars/{id}/availability?from&to — free/busy
 export const GET = withApiKey(availabilityOp, async ({ key, params, query }) =>

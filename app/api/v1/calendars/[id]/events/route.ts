@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { list } from "@/lib/api/responses";
-import { listEventsOp } from "@/lib/calendars/operations";
-import { listEvents } from "@/lib/calendars/events";
-import { serializeCalendarEvent } from "@/lib/calendars/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { list } from "@/lib/platform/api/responses";
+import { listEventsOp } from "@/lib/domains/calendars/operations";
+import { listEvents } from "@/lib/domains/calendars/events";
+import { serializeCalendarEvent } from "@/lib/domains/calendars/serialize";
 
 // GET /api/v1/calendars/{id}/events — committed events, newest first
 export const GET = withApiKey(listEventsOp, async ({ key, params, query }) => {

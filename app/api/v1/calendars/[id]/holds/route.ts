@@ -1,9 +1,9 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { created } from "@/lib/api/responses";
-import { placeHoldOp } from "@/lib/holds/operations";
-import { placeHold } from "@/lib/holds/place-hold";
-import { serializeHold } from "@/lib/holds/serialize";
-import { APPROVAL_HEADER, gateHold } from "@/lib/approvals/hold-gate";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { created } from "@/lib/platform/api/responses";
+import { placeHoldOp } from "@/lib/domains/holds/operations";
+import { placeHold } from "@/lib/domains/holds/place-hold";
+import { serializeHold } from "@/lib/domains/holds/serialize";
+import { APPROVAL_HEADER, gateHold } from "@/lib/domains/approvals/hold-gate";
 
 // POST /api/v1/calendars/{id}/holds — place a tentative hold
 export const POST = withApiKey(placeHoldOp, async ({ req, actor, params, body }) => {

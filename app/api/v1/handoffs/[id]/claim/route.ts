@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { claimHandoffOp } from "@/lib/handoffs/operations";
-import { claimHandoff } from "@/lib/handoffs/work-handoff";
-import { serializeHandoffWithBody } from "@/lib/handoffs/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { claimHandoffOp } from "@/lib/domains/handoffs/operations";
+import { claimHandoff } from "@/lib/domains/handoffs/work-handoff";
+import { serializeHandoffWithBody } from "@/lib/domains/handoffs/serialize";
 
 // POST /api/v1/handoffs/{id}/claim — exactly one worker wins
 export const POST = withApiKey(claimHandoffOp, async ({ actor, params, body }) => {

@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { extendHandoffOp } from "@/lib/handoffs/operations";
-import { finishHandoff } from "@/lib/handoffs/work-handoff";
-import { serializeHandoff } from "@/lib/handoffs/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { extendHandoffOp } from "@/lib/domains/handoffs/operations";
+import { finishHandoff } from "@/lib/domains/handoffs/work-handoff";
+import { serializeHandoff } from "@/lib/domains/handoffs/serialize";
 
 // POST /api/v1/handoffs/{id}/extend — heartbeat of a live claim
 export const POST = withApiKey(extendHandoffOp, async ({ actor, params, body }) =>

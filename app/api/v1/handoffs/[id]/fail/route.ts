@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { failHandoffOp } from "@/lib/handoffs/operations";
-import { finishHandoff } from "@/lib/handoffs/work-handoff";
-import { serializeHandoff } from "@/lib/handoffs/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { failHandoffOp } from "@/lib/domains/handoffs/operations";
+import { finishHandoff } from "@/lib/domains/handoffs/work-handoff";
+import { serializeHandoff } from "@/lib/domains/handoffs/serialize";
 
 // POST /api/v1/handoffs/{id}/fail — retried while attempts remain, else dead
 export const POST = withApiKey(failHandoffOp, async ({ actor, params, body }) =>

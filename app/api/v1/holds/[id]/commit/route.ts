@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { commitHoldOp } from "@/lib/holds/operations";
-import { commitHold } from "@/lib/holds/commit-hold";
-import { serializeHold } from "@/lib/holds/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { commitHoldOp } from "@/lib/domains/holds/operations";
+import { commitHold } from "@/lib/domains/holds/commit-hold";
+import { serializeHold } from "@/lib/domains/holds/serialize";
 
 // POST /api/v1/holds/{id}/commit — hold → committed events, atomically
 export const POST = withApiKey(commitHoldOp, async ({ actor, params }) => {

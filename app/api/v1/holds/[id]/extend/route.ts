@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { json } from "@/lib/api/responses";
-import { extendHoldOp } from "@/lib/holds/operations";
-import { extendHold } from "@/lib/holds/extend-hold";
-import { serializeHold } from "@/lib/holds/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { json } from "@/lib/platform/api/responses";
+import { extendHoldOp } from "@/lib/domains/holds/operations";
+import { extendHold } from "@/lib/domains/holds/extend-hold";
+import { serializeHold } from "@/lib/domains/holds/serialize";
 
 // POST /api/v1/holds/{id}/extend — heartbeat
 export const POST = withApiKey(extendHoldOp, async ({ actor, params, body }) =>

@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { created, json, list } from "@/lib/api/responses";
-import { listMessagesOp, sendMessageOp } from "@/lib/mail/operations";
-import { listMessages, getMessage } from "@/lib/mail/read-mail";
-import { sendOrHold } from "@/lib/approvals/mail-gate";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { created, json, list } from "@/lib/platform/api/responses";
+import { listMessagesOp, sendMessageOp } from "@/lib/domains/mail/operations";
+import { listMessages, getMessage } from "@/lib/domains/mail/read-mail";
+import { sendOrHold } from "@/lib/domains/approvals/mail-gate";
 
 // GET /api/v1/inboxes/{id}/messages — newest first, filters and full-text search
 export const GET = withApiKey(listMessagesOp, async ({ actor, params, query }) => {

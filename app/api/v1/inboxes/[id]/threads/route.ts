@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { list } from "@/lib/api/responses";
-import { listThreadsOp } from "@/lib/mail/operations";
-import { listThreads } from "@/lib/mail/read-mail";
-import { serializeThread } from "@/lib/mail/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { list } from "@/lib/platform/api/responses";
+import { listThreadsOp } from "@/lib/domains/mail/operations";
+import { listThreads } from "@/lib/domains/mail/read-mail";
+import { serializeThread } from "@/lib/domains/mail/serialize";
 
 // GET /api/v1/inboxes/{id}/threads — newest first
 export const GET = withApiKey(listThreadsOp, async ({ actor, params, query }) => {

@@ -1,7 +1,7 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { getMessageSourceOp } from "@/lib/mail/operations";
-import { getMessageSource } from "@/lib/mail/read-mail";
-import { messageSourceResponse } from "@/lib/mail/attachment-response";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { getMessageSourceOp } from "@/lib/domains/mail/operations";
+import { getMessageSource } from "@/lib/domains/mail/read-mail";
+import { messageSourceResponse } from "@/lib/domains/mail/attachment-response";
 
 // GET /api/v1/messages/{id}/raw — the message as received or sent, streamed from storage
 export const GET = withApiKey(getMessageSourceOp, async ({ actor, params }) => {

@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { created, json } from "@/lib/api/responses";
-import { replyToMessageOp } from "@/lib/mail/operations";
-import { getMessage } from "@/lib/mail/read-mail";
-import { replyOrHold } from "@/lib/approvals/mail-gate";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { created, json } from "@/lib/platform/api/responses";
+import { replyToMessageOp } from "@/lib/domains/mail/operations";
+import { getMessage } from "@/lib/domains/mail/read-mail";
+import { replyOrHold } from "@/lib/domains/approvals/mail-gate";
 
 // POST /api/v1/messages/{id}/reply — reply in the thread, with In-Reply-To and References (or hold it for approval: 202)
 export const POST = withApiKey(replyToMessageOp, async ({ actor, params, body }) => {

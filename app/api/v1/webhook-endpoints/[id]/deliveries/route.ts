@@ -1,8 +1,8 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { list } from "@/lib/api/responses";
-import { listWebhookDeliveriesOp } from "@/lib/webhooks/operations";
-import { listDeliveries } from "@/lib/webhooks/list-deliveries";
-import { serializeDelivery } from "@/lib/webhooks/serialize";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { list } from "@/lib/platform/api/responses";
+import { listWebhookDeliveriesOp } from "@/lib/domains/webhooks/operations";
+import { listDeliveries } from "@/lib/domains/webhooks/list-deliveries";
+import { serializeDelivery } from "@/lib/domains/webhooks/serialize";
 
 // GET /api/v1/webhook-endpoints/{id}/deliveries — the endpoint's delivery log, newest first
 export const GET = withApiKey(listWebhookDeliveriesOp, async ({ actor, params, query }) => {

@@ -1,7 +1,7 @@
-import { withApiKey } from "@/lib/api/with-api-key";
-import { getAttachmentOp } from "@/lib/mail/operations";
-import { getAttachment } from "@/lib/mail/read-mail";
-import { attachmentResponse } from "@/lib/mail/attachment-response";
+import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { getAttachmentOp } from "@/lib/domains/mail/operations";
+import { getAttachment } from "@/lib/domains/mail/read-mail";
+import { attachmentResponse } from "@/lib/domains/mail/attachment-response";
 
 // GET /api/v1/messages/{id}/attachments/{attachment_id} — download an attachment
 export const GET = withApiKey(getAttachmentOp, async ({ actor, params }) =>

@@ -1,0 +1,18 @@
+import type { Actor } from "../../platform/actor";
+import type { PlaceHoldInput } from "../holds/schemas";
+import { gateAction } from "./action-gate";
+
+export { APPROVAL_HEADER } from "./action-gate";
+
+export const HOLD_ACTION_CLASS = "hold.place";
+
+/**
+ * Places a hold under `hold.place` taint rules (lib/domains/approvals/action-gate.ts): a hold at or above a
+ * rule's `min_priority`, asked by a tainted agent (lib/domains/approvals/actor-taint.ts), needs a person's
+ * approval, spent on exactly that hold (calendars, times, priority).
+ */
+export function gateHold<T>(actor: Actor & { type: "key" }, input: PlaceHoldInput, approvalId: string | null, place: () => Promise<T>): Promise<T> {
+  const action = { type: HOLD_ACTION_CLASS, calendar_ids: [...new Set(input.calendar_ids)].sort(), start_time: input.start_time, end_time: input.end_time, priority: input.priority };
+  const summary = `Hold at priority ${input.priority} from ${input.start_time} to ${input.end_time}`;
+  return gateAction(actor, { actionClass: HOLD_ACTION_CLASS, priority: input.priority, action, summary, noun: "hold", oneStatement: true }, approvalId, place);
+}

@@ -1,0 +1,131 @@
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { queryable } from "../../../db/transaction";
+import { approvalPolicies, type ApprovalPolicyRow, type ApprovalRow, type InboxRow, type MessageRow } from "../../../db/schema";
+import type { Actor } from "../../platform/actor";
+import { composeForSending, draftForReply, draftForSend, sendDraft, storeOutbound } from "../mail/outbound/send-message";
+import type { Draft } from "../mail/outbound/compose";
+import type { replyInput, sendMessageInput } from "../mail/schemas";
+import { createApproval } from "./create-approval";
+import { traceTaint } from "./trace-taint";
+import { actorTaint } from "./actor-taint";
+import { untrustedRecipient } from "./trusted-recipients";
+import { taintOfMessage } from "../taint/untrusted-mail";
+import type { Taint } from "../taint/agent-taint";
+
+export const MAIL_ACTION_CLASS = "email.send";
+
+type KeyActor = Actor & { type: "key" };
+export type GatedSend = { message: MessageRow; approval: ApprovalRow | null };
+
+/** `POST /v1/inboxes/{id}/messages`: sent now, or held for a person when asked or when a policy says so. */
+export async function sendOrHold(actor: KeyActor, inboxId: string, input: z.output<typeof sendMessageInput>): Promise<GatedSend> {
+  const { require_approval, ...rest } = input;
+  const { inbox, draft } = await draftForSend(actor, inboxId, rest);
+  const gate = await mailGate(actor, inbox, draft, require_approval);
+  if (!gate) return { message: await sendDraft(actor, inbox, draft), approval: null };
+  return holdForApproval(actor, inbox, draft, gate);
+}
+
+/** `POST /v1/messages/{id}/reply`: the same gate for replies. */
+export async function replyOrHold(actor: KeyActor, parentId: string, input: z.output<typeof replyInput>): Promise<GatedSend> {
+  const { require_approval, ...rest } = input;
+  const { inbox, draft, parent } = await draftForReply(actor, parentId, rest);
+  const gate = await mailGate(actor, inbox, draft, require_approval, parent);
+  if (!gate) return { message: await sendDraft(actor, inbox, draft), approval: null };
+  return holdForApproval(actor, inbox, draft, gate);
+}
+
+type Gate = { reason: "requested" | "policy"; policy: ApprovalPolicyRow | null; taint: Taint | null };
+
+/**
+ * Whether this message waits for a person: the agent asked, or a workspace mail rule matches.
+ * Taint rules apply while the agent is tainted (lib/domains/approvals/actor-taint.ts) and to a reply to
+ * untrusted mail (or to a message in a trace that starts at it), whoever sends it.
+ */
+async function mailGate(actor: KeyActor, inbox: InboxRow, draft: Draft, requested: boolean, parent?: MessageRow): Promise<Gate | null> {
+  const taint = (await actorTaint(actor)) ?? (parent ? await parentTaint(parent) : null);
+  const policy = await matchMailPolicy(actor.workspaceId, inbox, draft, taint !== null);
+  if (policy) return { reason: "policy", policy, taint };
+  return requested ? { reason: "requested", policy: null, taint } : null;
+}
+
+/** A reply takes its parent's taint: the parent is untrusted mail, or its trace starts at such mail. */
+async function parentTaint(parent: MessageRow): Promise<Taint | null> {
+  const own = taintOfMessage(parent) ?? (await traceTaint(parent.workspaceId, parent.traceId));
+  return own ? { ...own, source: "reply_parent" } : null;
+}
+
+/**
+ * The mail rules (action class `email.send`) that apply: for this agent or any, this inbox or
+ * any, a recipient at the rule's domain, a recipient the workspace does not trust, and a tainted
+ * sender, each only when the rule names it. The stricter quorum wins.
+ */
+async function matchMailPolicy(workspaceId: string, inbox: InboxRow, draft: Draft, tainted: boolean): Promise<ApprovalPolicyRow | null> {
+  const q = await queryable();
+  const recipients = [...draft.to, ...draft.cc].map((a) => a.toLowerCase());
+  const domains = [...new Set(recipients.map((a) => a.split("@")[1] ?? ""))];
+  const candidates = await q
+    .select()
+    .from(approvalPolicies)
+    .where(
+      and(
+        eq(approvalPolicies.workspaceId, workspaceId),
+        eq(approvalPolicies.actionClass, MAIL_ACTION_CLASS),
+        or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, inbox.agentId)),
+        or(isNull(approvalPolicies.inboxId), eq(approvalPolicies.inboxId, inbox.id)),
+        or(isNull(approvalPolicies.recipientDomain), sql`${approvalPolicies.recipientDomain} in (${sql.join(domains.map((d) => sql`${d}`), sql`, `)})`),
+        tainted ? undefined : eq(approvalPolicies.untrustedTrace, false),
+      ),
+    )
+    .orderBy(desc(approvalPolicies.requiredApprovals), desc(approvalPolicies.id));
+  if (!candidates.length) return null;
+  const plain = candidates.find((p) => !p.newRecipients);
+  if (plain) return plain;
+  return (await untrustedRecipient(workspaceId, recipients)) ? candidates[0]! : null;
+}
+
+/**
+ * Composes the message now (its Message-ID and Date fixed), stores exactly those bytes as
+ * `pending_approval` and opens the approval that will release them, in one transaction. The
+ * approval's action names the message and the sha256 of its bytes, so the receipt binds them.
+ */
+async function holdForApproval(actor: KeyActor, inbox: InboxRow, draft: Draft, gate: Gate): Promise<GatedSend> {
+  const composed = await composeForSending(inbox, draft);
+  const recipients = [...draft.to, ...draft.cc];
+  const action = {
+    type: MAIL_ACTION_CLASS,
+    inbox_id: inbox.id,
+    message: composed.id,
+    message_id: composed.parsed.messageId,
+    from: inbox.address,
+    to: draft.to,
+    cc: draft.cc,
+    subject: draft.subject,
+    rfc822_sha256: composed.parsed.sha256,
+    size_bytes: composed.raw.length,
+  };
+  const evidence = {
+    why: gate.reason === "requested" ? "the agent asked for approval before sending" : `workspace policy “${gate.policy!.name}”`,
+    ...(gate.taint ? { untrusted_trace: gate.taint } : {}),
+    text: draft.text.slice(0, 4000),
+  };
+  let message: MessageRow | undefined;
+  const approval = await createApproval(
+    actor,
+    {
+      summary: oneLine(`Send “${draft.subject}” to ${recipients.slice(0, 3).join(", ")}${recipients.length > 3 ? ` and ${recipients.length - 3} more` : ""}`),
+      evidence,
+      action,
+      action_class: MAIL_ACTION_CLASS,
+      required_approvals: gate.policy?.requiredApprovals,
+      expires_in_seconds: gate.policy?.expiresInSeconds,
+    },
+    async (tx, row) => {
+      message = await storeOutbound(tx, actor, inbox, draft, composed, "pending_approval", row.id);
+    },
+  );
+  return { message: message!, approval };
+}
+
+const oneLine = (s: string) => (s.length > 200 ? `${s.slice(0, 199)}…` : s).replace(/[\r\n]+/g, " ");

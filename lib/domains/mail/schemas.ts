@@ -1,0 +1,165 @@
+import { z } from "zod";
+import { paginationQuery } from "../../platform/api/pagination";
+import { MESSAGE_STATUSES } from "../../../db/schema";
+import { idField } from "../../platform/api/id-field";
+
+const senderRule = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^([^\s@]+@[^\s@]+\.[^\s@]+|@[^\s@]+\.[^\s@]+)$/, "an address (a@b.com) or a domain (@b.com)");
+
+export const createInboxInput = z.object({
+  agent_id: idField("agent").optional().describe("required for a workspace-wide key; an agent-bound key creates inboxes for its own agent"),
+  username: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/, "letters, digits, dots, dashes and underscores; starting and ending with a letter or digit")
+    .optional()
+    .describe("the part before @; default: generated"),
+  display_name: z.string().trim().min(1).max(100).optional(),
+  allow_senders: z.array(senderRule).max(500).default([]),
+  block_senders: z.array(senderRule).max(500).default([]),
+});
+
+export const updateInboxInput = z
+  .object({
+    display_name: z.string().trim().min(1).max(100).nullable().optional(),
+    allow_senders: z.array(senderRule).max(500).optional(),
+    block_senders: z.array(senderRule).max(500).optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: "give at least one field to change" });
+
+export const listMessagesQuery = paginationQuery.extend({
+  q: z.string().trim().min(1).max(200).optional().describe("full-text search in subject and body"),
+  from: z.string().trim().toLowerCase().max(320).optional().describe("sender address"),
+  thread_id: idField("thread").optional(),
+  direction: z.enum(["inbound", "outbound"]).optional(),
+  automated: z.enum(["true", "false"]).optional(),
+  claimable: z.enum(["true"]).optional().describe("only received messages no worker is handling: no live claim, not completed (SPEC §12)"),
+});
+
+const address = z.object({ name: z.string().nullable(), email: z.string() });
+
+export const inboxSchema = z
+  .object({
+    id: z.string().describe("inbox_..."),
+    object: z.literal("inbox"),
+    agent_id: z.string(),
+    address: z.string(),
+    display_name: z.string().nullable(),
+    allow_senders: z.array(z.string()),
+    block_senders: z.array(z.string()),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Inbox" });
+
+export const messageSchema = z
+  .object({
+    id: z.string().describe("msg_..."),
+    object: z.literal("message"),
+    inbox_id: z.string(),
+    thread_id: z.string(),
+    direction: z.enum(["inbound", "outbound"]),
+    status: z
+      .enum(MESSAGE_STATUSES)
+      .describe("inbound: received. outbound: pending_approval (waits for a person: `approval_id`), discarded (denied or expired: never sent), captured (no mail provider: kept for the web app), queued, sent (the provider accepted it), delivered (by the provider, or at once when every recipient is an inbox of this deployment), bounced or failed"),
+    message_id: z.string().describe("the RFC 5322 Message-ID"),
+    in_reply_to: z.string().nullable(),
+    references: z.array(z.string()),
+    from: address,
+    to: z.array(address),
+    cc: z.array(address),
+    subject: z.string(),
+    date: z.iso.datetime().nullable(),
+    text: z.string(),
+    text_reply: z.string().describe("the new text, without quoted history and signature"),
+    markdown: z.string(),
+    html_sanitized: z.string().nullable(),
+    body_truncated: z.boolean().describe("text, markdown or html_sanitized was cut at MAIL_MAX_BODY_CHARS characters; the whole message is at GET /v1/messages/{id}/raw"),
+    attachments: z.array(z.object({ id: z.string(), filename: z.string().nullable(), content_type: z.string(), content_id: z.string().nullable(), size: z.number().int(), sha256: z.string() })),
+    headers_of_note: z.record(z.string(), z.string().nullable()),
+    security: z.object({
+      zero_width_removed: z.number().int(),
+      scripts_removed: z.boolean(),
+      styles_removed: z.boolean(),
+      hidden_text_removed: z.boolean(),
+      remote_images_removed: z.number().int(),
+      forms_removed: z.boolean(),
+      iframes_removed: z.boolean(),
+      injection_signals: z.array(z.object({ signal: z.string(), excerpt: z.string(), where: z.string() })),
+      auth_failed: z.boolean(),
+      tainted_sender: z.boolean().optional().describe("mail from another inbox here whose agent had read untrusted mail: reading it taints you as that mail would"),
+    }),
+    automated: z.boolean().describe("machine-sent (auto-reply, bulk, list, bounce): do not reply"),
+    automated_reasons: z.array(z.string()),
+    size_bytes: z.number().int(),
+    trace_id: z
+      .string()
+      .nullable()
+      .describe("received mail: the trace it starts (send it as x-trace-id on what you do about it); sent mail: the trace of the request that sent it"),
+    approval_id: z.string().nullable().describe("outbound mail that waited for a person: the approval that released (or discarded) it"),
+    delivery: z
+      .object({ attempts: z.number().int(), next_attempt_at: z.iso.datetime().nullable(), last_error: z.string().nullable(), provider_id: z.string().nullable() })
+      .nullable()
+      .describe("outbound only: delivery attempts, the next one while queued, the last failure or bounce"),
+    created_at: z.iso.datetime(),
+    content_notice: z.string().optional(),
+  })
+  .meta({ id: "Message" });
+
+export const threadSchema = z
+  .object({
+    id: z.string().describe("thr_..."),
+    object: z.literal("thread"),
+    inbox_id: z.string(),
+    subject: z.string(),
+    message_count: z.number().int(),
+    last_message_at: z.iso.datetime(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Thread" });
+
+export const threadWithMessagesSchema = threadSchema.extend({ messages: z.array(messageSchema) }).meta({ id: "ThreadWithMessages" });
+
+const recipient = z.email().max(320).transform((v) => v.toLowerCase());
+const customHeaders = z
+  .record(z.string().min(1).max(100), z.string().max(998))
+  .refine((h) => Object.keys(h).length <= 50, "at most 50 headers")
+  .optional()
+  .describe("extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused");
+const text = z.string().min(1).max(500_000).describe("the plain-text body");
+const html = z.string().max(2_000_000).optional().describe("an HTML body, sent as written; stored and shown sanitised");
+
+const requireApproval = z
+  .boolean()
+  .default(false)
+  .describe("hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry");
+
+/** Recipients of one outgoing message (To and Cc together), new or reply_all. */
+export const MAX_SEND_RECIPIENTS = 50;
+
+export const sendMessageInput = z
+  .object({
+    to: z.array(recipient).min(1).max(50),
+    cc: z.array(recipient).max(50).default([]),
+    subject: z.string().trim().min(1).max(900).refine((v) => !/[\r\n\0]/.test(v), "the subject cannot contain line breaks"),
+    text,
+    html,
+    headers: customHeaders,
+    require_approval: requireApproval,
+  })
+  .refine((v) => v.to.length + v.cc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to and cc together`, path: ["cc"] });
+
+export const replyInput = z.object({
+  require_approval: requireApproval,
+  text,
+  html,
+  reply_all: z.boolean().default(false).describe("also reply to the parent's other To and Cc recipients"),
+  headers: customHeaders,
+  allow_automated: z
+    .boolean()
+    .default(false)
+    .describe("replying to automated mail (auto-replies, bounces, lists) risks a mail loop and is refused unless this is true"),
+});

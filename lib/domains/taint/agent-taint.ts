@@ -1,0 +1,123 @@
+import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { queryable, transaction } from "../../../db/transaction";
+import { agentTaints, type MessageRow, type TaintChannel } from "../../../db/schema";
+import type { Actor } from "../../platform/actor";
+import { appendAudit } from "../../platform/audit/append-audit";
+import { taintOfMessage, type MailTaint } from "./untrusted-mail";
+
+type KeyActor = Actor & { type: "key" };
+
+/** Whose reads taint: an agent-bound key's agent (all its keys share it), else the workspace-wide key itself. */
+export const readerOf = (actor: KeyActor): string => actor.agentId ?? actor.keyId;
+
+/** The readers an actor's taint is looked up by: its agent and the key itself (a key read before it was bound, or a workspace-wide one). */
+const readersOf = (actor: KeyActor): string[] => (actor.agentId ? [actor.agentId, actor.keyId] : [actor.keyId]);
+
+/** A message as far as taint needs it. */
+export type ReadMessage = Pick<MessageRow, "id" | "from" | "direction" | "headersOfNote" | "security">;
+
+/**
+ * Records that a key read these messages' bodies (SPEC §13): for each untrusted one its reader is
+ * tainted for the workspace's taint window from now (a read again after a person cleared it, or
+ * after the window, taints again). Reads that start a taint are audited (`agent.tainted`).
+ * Costs nothing when none of the messages is untrusted; else one statement (and the audit entry),
+ * which writes nothing when the same taint was recorded less than a minute ago.
+ */
+export async function recordReads(actor: Actor, read: ReadMessage[]): Promise<void> {
+  if (actor.type !== "key") return;
+  await recordReadsBy(actor, readerOf(actor), read, actor.via ?? "api");
+}
+
+/** recordReads for a reader the server delivers to (the agent of a webhook's event, the reader of the event stream). */
+export async function recordReadsBy(actor: Actor, reader: string, read: ReadMessage[], channel: TaintChannel): Promise<void> {
+  await recordTaints(actor, reader, read.map(taintOfMessage).filter((t): t is MailTaint => t !== null), channel);
+}
+
+/**
+ * Taint is not laundered through another agent: a handoff from a tainted agent taints its
+ * recipient with the same untrusted mail, as if it had read it. One indexed read; a write only
+ * when the sender is tainted.
+ */
+export async function passTaint(actor: Actor, toAgentId: string): Promise<void> {
+  if (actor.type !== "key" || toAgentId === readerOf(actor)) return;
+  const taint = await agentTaint(actor);
+  if (taint) await recordTaints(actor, toAgentId, [{ message_id: taint.message_id, from: taint.from, reasons: taint.reasons }], "handoff");
+}
+
+async function recordTaints(actor: Actor, reader: string, untrusted: MailTaint[], channel: TaintChannel): Promise<void> {
+  if (!untrusted.length) return;
+  await transaction(async (tx) => {
+    const rows = untrusted.map(
+      (t) => sql`(${actor.workspaceId}, ${reader}, ${t.message_id}, ${t.from}, ${`{${t.reasons.join(",")}}`}::text[], ${channel})`,
+    );
+    const { rows: started } = await tx.execute<{ message_id: string }>(sql`
+      with w as (select taint_window_seconds from workspaces where id = ${actor.workspaceId}),
+      live as (
+        select message_id from agent_taints
+        where workspace_id = ${actor.workspaceId} and reader = ${reader} and cleared_at is null and expires_at > clock_timestamp()
+      ),
+      up as (
+        insert into agent_taints as t (workspace_id, reader, message_id, from_email, reasons, channel, expires_at)
+        select v.*, clock_timestamp() + make_interval(secs => w.taint_window_seconds)
+        from (values ${sql.join(rows, sql`, `)}) v(workspace_id, reader, message_id, from_email, reasons, channel), w
+        on conflict (workspace_id, reader, message_id) do update
+          set last_read_at = clock_timestamp(), expires_at = excluded.expires_at, channel = excluded.channel,
+              reasons = excluded.reasons, cleared_at = null, cleared_by = null
+          -- A live taint read again within the minute keeps its row as it is: reading a busy inbox writes at most once a minute.
+          where t.cleared_at is not null or t.expires_at <= clock_timestamp() or t.last_read_at < clock_timestamp() - interval '1 minute'
+        returning t.message_id
+      )
+      select message_id from up where message_id not in (select message_id from live)`);
+    if (!started.length) return;
+    await appendAudit(
+      tx,
+      started.map((s) => ({
+        actor,
+        action: "agent.tainted",
+        resource: { type: reader.startsWith("key_") ? "api_key" : "agent", id: reader },
+        agentId: reader.startsWith("key_") ? null : reader,
+        summary: { message_id: s.message_id, channel, ...untrusted.find((t) => t.message_id === s.message_id) },
+      })),
+    );
+  });
+}
+
+/** Why an action is tainted: what the agent read, the trace it names, or the message it replies to. */
+export type Taint = MailTaint & { source: "agent_read" | "trace" | "reply_parent"; read_at?: string; tainted_until?: string };
+
+/** The agent's live taint (the untrusted message it read last), or null. One indexed read. */
+export async function agentTaint(actor: KeyActor): Promise<Taint | null> {
+  const q = await queryable();
+  const [row] = await q
+    .select()
+    .from(agentTaints)
+    .where(and(eq(agentTaints.workspaceId, actor.workspaceId), inArray(agentTaints.reader, readersOf(actor)), isNull(agentTaints.clearedAt), gt(agentTaints.expiresAt, sql`clock_timestamp()`)))
+    .orderBy(desc(agentTaints.lastReadAt))
+    .limit(1);
+  if (!row) return null;
+  return {
+    source: "agent_read",
+    message_id: row.messageId,
+    from: row.fromEmail,
+    reasons: row.reasons as MailTaint["reasons"],
+    read_at: row.lastReadAt.toISOString(),
+    tainted_until: row.expiresAt.toISOString(),
+  };
+}
+
+/** The received messages whose bodies events carry (`email.received`: the message as the API serializes it). */
+export function messagesInEvents(events: { type: string; data: unknown }[]): ReadMessage[] {
+  const out: ReadMessage[] = [];
+  for (const e of events) {
+    const m = (e.data as { message?: Record<string, unknown> } | null)?.message;
+    if (e.type !== "email.received" || !m || typeof m.id !== "string") continue;
+    out.push({
+      id: m.id,
+      direction: m.direction as ReadMessage["direction"],
+      from: m.from as ReadMessage["from"],
+      headersOfNote: (m.headers_of_note ?? {}) as ReadMessage["headersOfNote"],
+      security: (m.security ?? { auth_failed: false, injection_signals: [] }) as ReadMessage["security"],
+    });
+  }
+  return out;
+}

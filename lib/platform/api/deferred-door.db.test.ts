@@ -1,0 +1,84 @@
+import { describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "../../../db/client";
+import { holds } from "../../../db/schema";
+import { serveApiForTests } from "../../../test/helpers/api-client";
+import { newKey, newWorkspace } from "../../../test/helpers/fixtures";
+import { setTestEnv } from "../../../test/helpers/env";
+import { createCalendar } from "../../domains/calendars/calendars";
+import { operatorActor } from "../actor";
+import { revokeKey } from "../../domains/api-keys/revoke-key";
+
+// A small burst and a refill so slow (one token per 100 s) that no test sees one.
+setTestEnv({ API_RATE_LIMIT_BURST: "4", API_RATE_LIMIT_PER_SECOND: "0.01", API_WORKSPACE_RATE_LIMIT_BURST: "1000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "1000" });
+const { api } = serveApiForTests();
+
+const T = (h: number) => new Date(Date.UTC(2032, 2, 1, h)).toISOString();
+const slot = (h: number) => ({ start_time: T(h), end_time: T(h + 1), priority: 50, hold_ttl_seconds: 60 });
+
+async function setup() {
+  const { workspace } = await newWorkspace();
+  const cal = await createCalendar(operatorActor(workspace.id), { name: "door" });
+  const { key, row } = await newKey(workspace.id);
+  const place = (h: number, extra: Record<string, unknown> = {}) => api(`/api/v1/calendars/${cal.id}/holds`, { key, body: { ...slot(h), ...extra } });
+  const heldRows = async () => (await (await getDb()).select({ id: holds.id }).from(holds).where(eq(holds.workspaceId, workspace.id))).length;
+  return { workspace, cal, key, row, place, heldRows };
+}
+
+describe("the door inside the operation's statement", () => {
+  it("places and commits a hold in one statement each once the key is known here", async () => {
+    const { key, place } = await setup();
+    expect((await place(1)).status).toBe(201); // the first request admits the key on its own: two statements
+    const db = await getDb();
+    // Statements as the driver receives them (named prepared ones included: db/prepared.ts).
+    const execute = vi.spyOn((db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client, "query");
+    try {
+      const placed = await place(3);
+      expect(placed.status).toBe(201);
+      expect(placed.headers.get("ratelimit-remaining")).toBe("2");
+      expect(execute).toHaveBeenCalledTimes(1);
+      const committed = await api(`/api/v1/holds/${placed.json.id}/commit`, { key, method: "POST" });
+      expect(committed.json).toMatchObject({ status: "committed", event_ids: [expect.any(String)] });
+      expect(committed.headers.get("ratelimit-remaining")).toBe("1");
+      expect(execute).toHaveBeenCalledTimes(2);
+      // A request the handler refuses (not found) still went through the door, in its statement.
+      expect((await api("/api/v1/holds/hld_0000000000000000000000000/release", { key, method: "POST" })).status).toBe(404);
+      expect(execute).toHaveBeenCalledTimes(3);
+    } finally {
+      execute.mockRestore();
+    }
+  });
+
+  it("a key revoked since it was admitted here changes nothing: 401, and no hold", async () => {
+    const { workspace, row, place, heldRows } = await setup();
+    expect((await place(1)).status).toBe(201);
+    await revokeKey(operatorActor(workspace.id), row.id);
+    const refused = await place(3);
+    expect(refused.status).toBe(401);
+    expect(refused.json.detail).toMatch(/revoked/);
+    expect(await heldRows()).toBe(1);
+    // Forgotten: the next request is the door on its own, and still 401.
+    expect((await place(5)).status).toBe(401);
+    // A request that fails before its statement (a bad body) still hears the door first.
+    expect((await place(7, { priority: "high" })).status).toBe(401);
+  });
+
+  it("the rate limit holds inside the statement: 429 past the burst, and nothing placed", async () => {
+    const { place, heldRows } = await setup();
+    const statuses = [];
+    for (let h = 0; h < 6; h++) statuses.push((await place(h * 2)).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
+    expect(await heldRows()).toBe(4);
+    // A refused body past the limit is a 429 too, the door's answer first.
+    expect((await place(20, { priority: "high" })).status).toBe(429);
+  });
+
+  it("racing requests of one known key take exactly the burst", async () => {
+    const { place, heldRows } = await setup();
+    expect((await place(0)).status).toBe(201);
+    const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => place(2 + i * 2).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+    expect(await heldRows()).toBe(4);
+  });
+});
