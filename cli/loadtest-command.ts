@@ -1,7 +1,7 @@
 import { createCalendars, runHoldsScenario } from "./loadtest/holds-scenario";
 import { table } from "./loadtest/stats";
 import { UsageError } from "./errors";
-import type { Command } from "./commands";
+import type { Command } from "./command";
 
 const USAGE =
   "agentdraft loadtest --url URL --key API_KEY [--agents 50] [--seconds 10] [--calendars 20 | --calendar CAL_ID[,CAL_ID...]] [--slots 16] [--commit-share 0.5]";

@@ -1,6 +1,6 @@
 import { createSmtpListener } from "../lib/domains/mail/inbound/smtp-listener";
 import { UsageError } from "./errors";
-import type { Command } from "./commands";
+import type { Command } from "./command";
 
 const USAGE = "agentdraft smtp [--port 2525] [--host 0.0.0.0]";
 

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { ConfigError, env, type Env } from "../lib/platform/config/env";
+import { ConfigError, databaseEnv, type DatabaseEnv as Env } from "./env";
 
 export type DatabaseConfig =
   | { driver: "pglite"; dataDir: string; snapshot?: string }
@@ -13,7 +13,7 @@ const NEON_HOST = /\.neon\.(tech|build)$/i;
 /** Picks the driver from DATABASE_URL: unset → embedded PGlite, a Neon host → Neon, else node-postgres. */
 type DatabaseEnv = Pick<Env, "DATABASE_URL" | "DATABASE_DRIVER" | "AGENTDRAFT_DATA_DIR" | "NEON_WS_PROXY" | "DATABASE_POOL_MAX"> & Partial<Pick<Env, "DATABASE_URL_UNPOOLED" | "DATABASE_IDLE_TIMEOUT_MS" | "DATABASE_PREPARED_STATEMENTS" | "AGENTDRAFT_PGLITE_SNAPSHOT">>;
 
-export function resolveDatabaseConfig(e: DatabaseEnv = env()): DatabaseConfig {
+export function resolveDatabaseConfig(e: DatabaseEnv = databaseEnv()): DatabaseConfig {
   const url = e.DATABASE_URL;
   if (!url || e.DATABASE_DRIVER === "pglite") {
     const dataDir = e.AGENTDRAFT_DATA_DIR;
@@ -48,7 +48,7 @@ export function resolveDatabaseConfig(e: DatabaseEnv = env()): DatabaseConfig {
  * another, leaving it held and the next deploy's migrations waiting. Null when migrations have
  * a direct URL, or the database is the embedded one.
  */
-export function migrationUrlWarning(e: DatabaseEnv = env()): string | null {
+export function migrationUrlWarning(e: DatabaseEnv = databaseEnv()): string | null {
   const config = resolveDatabaseConfig(e);
   if (config.driver === "pglite" || e.DATABASE_URL_UNPOOLED) return null;
   const host = new URL(config.url).hostname;

@@ -1,7 +1,6 @@
 import { pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt } from "./columns";
-import { newId } from "../../lib/platform/ids";
 
 /**
  * A person who signs in (Auth.js "user"). Workspace membership and roles live in `members`;
@@ -10,7 +9,8 @@ import { newId } from "../../lib/platform/ids";
 export const users = pgTable(
   "users",
   {
-    id: text("id").primaryKey().$defaultFn(() => newId("user")),
+    // Ids are minted in lib/ (`newId("user")`, registration and the Auth.js adapter): the data floor knows no id rule.
+    id: text("id").primaryKey(),
     name: text("name"),
     email: text("email").notNull(),
     emailVerified: timestamp("email_verified", { withTimezone: true, mode: "date" }),

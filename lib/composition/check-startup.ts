@@ -13,7 +13,8 @@ import { platformProblem } from "../platform/config/platform";
 import { publicUrlProblem } from "../platform/config/public-url";
 
 /** Why this server cannot serve; `transient` when it may pass by itself (the database still waking). */
-export type StartupProblem = { reason: string; transient: boolean };
+import type { StartupProblem } from "../platform/config/startup-gate";
+export type { StartupProblem };
 
 /** Background-work and webhook settings that would otherwise fail later, quietly. */
 function checkJobsAndWebhooks(): string | null {
@@ -115,7 +116,7 @@ export async function refuseToStartIfMisconfigured(): Promise<void> {
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   const { recordStartupCheck } = await import("../platform/config/startup-gate");
   const problem = await diagnoseStartup();
-  recordStartupCheck(problem);
+  recordStartupCheck(problem, () => diagnoseStartup({ pingTimeoutMs: 5_000 }));
   for (const warning of startupWarnings()) console.warn(`AgentDraft: ${warning}`);
   if (!problem) return;
   if (problem.transient || process.env.VERCEL) {

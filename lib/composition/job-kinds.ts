@@ -154,7 +154,7 @@ export const CRON_JOBS: CronJob[] = [
     name: "google.renew-channels",
     cron: "*/15 * * * *",
     everyMs: 15 * MINUTE,
-    run: async () => (await import("../domains/calendar-sync/google/push-channel")).renewChannels(),
+    run: async () => (await import("../domains/calendar-sync/google/channels")).renewChannels(),
     enabled: googleConfigured,
     whileIdle: true,
     doc: "renews Google push channels a day before they expire (only when Google is configured)",

@@ -2,7 +2,7 @@ import { transaction } from "../../../db/transaction";
 import { apiKeys, type ApiKeyRow } from "../../../db/schema";
 import { newId } from "../../platform/ids";
 import type { Actor } from "../../platform/actor";
-import { findAgent } from "../agents/find-agent";
+import { findAgent } from "../agents";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { generateKey } from "../../platform/api/key-material";
 import { createKeyInput, type CreateKeyInput } from "./schemas";

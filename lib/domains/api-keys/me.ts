@@ -2,11 +2,11 @@ import { z } from "zod";
 import { API_KEY_SCOPES } from "../../../db/schema";
 import { defineOperation } from "../../platform/api/operation";
 import type { AuthenticatedKey } from "../../platform/api/authenticate";
-import { getWorkspace } from "../workspaces/get-workspace";
-import { findAgent } from "../agents/find-agent";
-import { serializeAgent } from "../agents/serialize";
-import { agentSchema } from "../agents/schemas";
-import { agentTaint } from "../taint/agent-taint";
+import { getWorkspace } from "../workspaces";
+import { findAgent } from "../agents";
+import { serializeAgent } from "../agents";
+import { agentSchema } from "../agents";
+import { agentTaint } from "../taint";
 
 export const meSchema = z
   .object({

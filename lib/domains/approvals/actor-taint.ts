@@ -1,5 +1,5 @@
 import type { Actor } from "../../platform/actor";
-import { agentTaint, type Taint } from "../taint/agent-taint";
+import { agentTaint, type Taint } from "../taint";
 import { traceTaint } from "./trace-taint";
 
 /**

@@ -8,9 +8,9 @@ import { env } from "../../platform/config/env";
 import { AppError, notFound } from "../../platform/errors";
 import type { Actor } from "../../platform/actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../../platform/events/outbox";
-import { scheduleExportWork } from "../calendar-sync/schedule-exports";
-import { effectiveStatus } from "../holds/live";
-import { cancelHoldExpiry, scheduleHoldExpiry } from "../holds/expire-holds";
+import { scheduleExportWork } from "../../platform/events/export-outbox";
+import { effectiveStatus } from "../holds";
+import { cancelHoldExpiry, scheduleHoldExpiry } from "../holds";
 import { idField } from "../../platform/api/id-field";
 
 export const boundHoldsInput = {

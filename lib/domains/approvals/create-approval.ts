@@ -9,7 +9,7 @@ import { appendAudit } from "../../platform/audit/append-audit";
 import { emitEvent } from "../../platform/events/emit-event";
 import { scheduleWork } from "../../platform/jobs/schedule";
 import { matchPolicy } from "./policies";
-import { queueNotifications } from "../notifications/queue-notifications";
+import { queueNotifications } from "../notifications";
 import { actorTaint } from "./actor-taint";
 import { APPROVAL_EXPIRY_KIND } from "./approvals";
 import { APPROVAL_NOTIFY_KIND } from "./notify-approvers";

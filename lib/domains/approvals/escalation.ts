@@ -4,11 +4,11 @@ import type { Transaction } from "../../../db/client";
 import { transaction } from "../../../db/transaction";
 import { agents, approvalDecisions, approvals, members, workspaces, type ApprovalRow, type MemberRow } from "../../../db/schema";
 import { appendAudit } from "../../platform/audit/append-audit";
-import { memberActor } from "../members/memberships";
-import { assertRole } from "../members/roles";
-import { queueMail } from "../mail/send-mail";
+import { memberActor } from "../members";
+import { assertRole } from "../members";
+import { queueMail } from "../mail";
 import { drainDue } from "../../platform/jobs/due";
-import { queueNotifications } from "../notifications/queue-notifications";
+import { queueNotifications } from "../notifications";
 import { publicOrigin } from "../../platform/config/public-url";
 
 export const ESCALATION_ROLES = ["owner", "admin", "approver"] as const;

@@ -4,9 +4,9 @@ import { transaction } from "../../../db/transaction";
 import { approvals, holds, type HoldRow, type MemberRow } from "../../../db/schema";
 import { AppError, notFound } from "../../platform/errors";
 import { appendAudit } from "../../platform/audit/append-audit";
-import { memberActor } from "../members/memberships";
-import { assertRole } from "../members/roles";
-import { scheduleHoldExpiry } from "../holds/expire-holds";
+import { memberActor } from "../members";
+import { assertRole } from "../members";
+import { scheduleHoldExpiry } from "../holds";
 
 export const extendBoundHoldsInput = z.object({ approval_id: z.string().min(1).max(100) });
 

@@ -1,5 +1,5 @@
 import type { Actor } from "../../platform/actor";
-import type { PlaceHoldInput } from "../holds/schemas";
+import type { PlaceHoldInput } from "../holds";
 import { gateAction } from "./action-gate";
 
 export { APPROVAL_HEADER } from "./action-gate";

@@ -3,15 +3,15 @@ import type { z } from "zod";
 import { queryable } from "../../../db/transaction";
 import { approvalPolicies, type ApprovalPolicyRow, type ApprovalRow, type InboxRow, type MessageRow } from "../../../db/schema";
 import type { Actor } from "../../platform/actor";
-import { composeForSending, draftForReply, draftForSend, sendDraft, storeOutbound } from "../mail/outbound/send-message";
-import type { Draft } from "../mail/outbound/compose";
-import type { replyInput, sendMessageInput } from "../mail/schemas";
+import { composeForSending, draftForReply, draftForSend, sendDraft, storeOutbound } from "../mail";
+import type { Draft } from "../mail";
+import type { replyInput, sendMessageInput } from "../mail";
 import { createApproval } from "./create-approval";
 import { traceTaint } from "./trace-taint";
 import { actorTaint } from "./actor-taint";
 import { untrustedRecipient } from "./trusted-recipients";
-import { taintOfMessage } from "../taint/untrusted-mail";
-import type { Taint } from "../taint/agent-taint";
+import { taintOfMessage } from "../taint";
+import type { Taint } from "../taint";
 
 export const MAIL_ACTION_CLASS = "email.send";
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Transaction } from "../../../db/client";
 import { transaction } from "../../../db/transaction";
 import { agents, approvals, members, type ApprovalRow } from "../../../db/schema";
-import { queueMail } from "../mail/send-mail";
+import { queueMail } from "../mail";
 import { drainDue } from "../../platform/jobs/due";
 import { publicOrigin } from "../../platform/config/public-url";
 

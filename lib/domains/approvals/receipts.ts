@@ -1,14 +1,11 @@
 import { createHash } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
-import { CompactSign, compactVerify, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+import { CompactSign, compactVerify, createLocalJWKSet, importJWK, type JWK } from "jose";
 import type { Transaction } from "../../../db/client";
-import { queryable } from "../../../db/transaction";
-import { signingKeys, type ApprovalRow } from "../../../db/schema";
-import { newId } from "../../platform/ids";
-import { open, seal } from "../../platform/crypto/secret-box";
-import { canonicalJson } from "../../platform/audit/canonical-json";
+import type { ApprovalRow } from "../../../db/schema";
+import { ALG, publicJwks, signingKey } from "../../platform/audit/signing-keys";
+import { canonicalJson } from "../../platform/crypto/canonical-json";
 
-const ALG = "EdDSA";
+export { publicJwks, signingKey };
 export const RECEIPT_TYPE = "agentdraft-approval-receipt+jws";
 
 export const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
@@ -16,22 +13,6 @@ export const sha256 = (value: string) => createHash("sha256").update(value).dige
 export const summaryHash = (summary: string) => sha256(summary);
 export const evidenceHash = (evidence: unknown) => sha256(canonicalJson(evidence));
 export const actionHash = (action: Record<string, unknown>) => sha256(canonicalJson(action));
-
-/** The workspace's current signing key, made on first use (Ed25519; private half sealed at rest). Also signs audit checkpoints. */
-export async function signingKey(tx: Transaction, workspaceId: string): Promise<{ kid: string; privateJwk: JWK }> {
-  const [current] = await tx
-    .select()
-    .from(signingKeys)
-    .where(and(eq(signingKeys.workspaceId, workspaceId), isNull(signingKeys.retiredAt)))
-    .limit(1);
-  if (current) return { kid: current.kid, privateJwk: JSON.parse(open(current.privateJwkSealed)) };
-  const { publicKey, privateKey } = await generateKeyPair(ALG, { crv: "Ed25519", extractable: true });
-  const kid = newId("signingKey");
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALG, use: "sig" } as unknown as Record<string, string>;
-  const privateJwk = await exportJWK(privateKey);
-  await tx.insert(signingKeys).values({ kid, workspaceId, publicJwk, privateJwkSealed: seal(JSON.stringify(privateJwk)) });
-  return { kid, privateJwk };
-}
 
 /**
  * What a receipt binds: whose approval, what was asked (summary, evidence, the exact action, its
@@ -60,16 +41,6 @@ export async function signReceipt(tx: Transaction, payload: ReceiptPayload): Pro
   const { kid, privateJwk } = await signingKey(tx, payload.workspace_id);
   const key = await importJWK(privateJwk, ALG);
   return new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: ALG, kid, typ: RECEIPT_TYPE }).sign(key);
-}
-
-/**
- * One workspace's public keys, as a JWK Set (an unknown workspace has none). Never every
- * workspace's at once: a verifier trusting such a set would accept another tenant's receipt.
- */
-export async function publicJwks(workspaceId: string): Promise<{ keys: Record<string, string>[] }> {
-  const q = await queryable();
-  const rows = await q.select({ publicJwk: signingKeys.publicJwk }).from(signingKeys).where(eq(signingKeys.workspaceId, workspaceId));
-  return { keys: rows.map((r) => r.publicJwk) };
 }
 
 /**

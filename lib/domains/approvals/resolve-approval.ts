@@ -5,7 +5,7 @@ import type { Actor } from "../../platform/actor";
 import { appendAudit, type AuditInput } from "../../platform/audit/append-audit";
 import { emitEvent } from "../../platform/events/emit-event";
 import { signReceipt } from "./receipts";
-import { queueNotifications } from "../notifications/queue-notifications";
+import { queueNotifications } from "../notifications";
 import { settleApprovalMail } from "./settle-held-mail";
 import { settleBoundHolds } from "./bound-holds";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { APPROVAL_STATUSES } from "../../../db/schema";
 import { paginationQuery } from "../../platform/api/pagination";
-import { canonicalJson } from "../../platform/audit/canonical-json";
+import { canonicalJson } from "../../platform/crypto/canonical-json";
 import { boundHoldSchema, boundHoldsInput } from "./bound-holds";
 import { idField } from "../../platform/api/id-field";
 

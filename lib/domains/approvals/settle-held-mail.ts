@@ -4,7 +4,7 @@ import { approvals, type ApprovalRow } from "../../../db/schema";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { emitEvent } from "../../platform/events/emit-event";
-import { settleHeldMail } from "../mail/outbound/held-mail";
+import { settleHeldMail } from "../mail";
 
 /**
  * When an approval that holds a message resolves: approved, the message goes out and the

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { queryable } from "../../../db/transaction";
 import { messages } from "../../../db/schema";
-import { taintOf, type MailTaint } from "../taint/untrusted-mail";
+import { taintOf, type MailTaint } from "../taint";
 
 /** The columns taintOf reads. */
 const traceStartColumns = { id: messages.id, from: messages.from, headers: messages.headersOfNote, security: messages.security };

@@ -112,7 +112,7 @@ describe("audit trail", () => {
     let prev = GENESIS_HASH;
     for (const e of lines) {
       const { createHash } = await import("node:crypto");
-      const { canonicalJson } = await import("../../platform/audit/canonical-json");
+      const { canonicalJson } = await import("../../platform/crypto/canonical-json");
       const { object: _o, prev_hash, hash, ...fields } = e;
       expect(prev_hash).toBe(prev);
       expect(createHash("sha256").update(prev_hash).update(canonicalJson(fields)).digest("hex")).toBe(hash);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canonicalJson } from "../../platform/audit/canonical-json";
+import { canonicalJson } from "../../platform/crypto/canonical-json";
 import { auditEntrySchema } from "./schemas";
 import { idField } from "../../platform/api/id-field";
 

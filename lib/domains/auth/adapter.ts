@@ -2,7 +2,7 @@ import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import type { Adapter, AdapterUser } from "next-auth/adapters";
 import type { Database } from "../../../db/client";
 import { authAccounts, authenticators, sessions, users } from "../../../db/schema";
-import { addPasskey, assertRecentlyAuthenticated, hasPasskey, recordAssertion } from "../passkeys/passkeys";
+import { addPasskey, assertRecentlyAuthenticated, hasPasskey, recordAssertion } from "../passkeys";
 import { registerUser } from "./registration";
 
 /**

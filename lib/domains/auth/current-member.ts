@@ -2,8 +2,8 @@ import { cache } from "react";
 import { cookies } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import type { MemberRow, WorkspaceRow } from "../../../db/schema";
-import { membershipsOfUser, type Membership } from "../members/memberships";
-import { hasRole, type MemberRole } from "../members/roles";
+import { membershipsOfUser, type Membership } from "../members";
+import { hasRole, type MemberRole } from "../members";
 import { auth } from "./auth";
 
 export type SignedInMember = {

@@ -2,7 +2,7 @@
 import { ZodError, type z } from "zod";
 import { AppError } from "../../platform/errors";
 import { assertSafeJson, formProblems, validationError } from "../../platform/api/input-guards";
-import { assertRole, type MemberRole } from "../members/roles";
+import { assertRole, type MemberRole } from "../members";
 import type { SignedInMember } from "./current-member";
 
 /** What every server action returns to its form. */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { MemberRole } from "../members/roles";
+import type { MemberRole } from "../members";
 import { currentMember, type SignedInMember } from "./current-member";
 import { actionError, runForMember, type ActionState } from "./form-action";
 

@@ -6,9 +6,9 @@ import { invitations, members, users, type MemberRow, type UserRow } from "../..
 import { AppError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { appendAudit } from "../../platform/audit/append-audit";
-import { createWorkspace, createWorkspaceInput } from "../workspaces/create-workspace";
-import { invitationState } from "../invitations/find-invitation";
-import { hashInvitationToken } from "../invitations/invitation-token";
+import { createWorkspace, createWorkspaceInput } from "../workspaces";
+import { invitationState } from "../invitations";
+import { hashInvitationToken } from "../invitations";
 import { isSetupOpen } from "./setup-status";
 import { isSetupToken } from "./setup-token";
 

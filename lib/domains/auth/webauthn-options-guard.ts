@@ -1,7 +1,7 @@
 import { registrationIntent } from "./registration";
 import { isSetupOpen } from "./setup-status";
 import { isSetupToken } from "./setup-token";
-import { findInvitationByToken, invitationState } from "../invitations/find-invitation";
+import { findInvitationByToken, invitationState } from "../invitations";
 
 const INTENT_COOKIE = "agentdraft-registration";
 const OPTIONS_PATH = /\/api\/auth\/webauthn-options\//;

@@ -7,11 +7,11 @@ import { AppError, notFound } from "../../platform/errors";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { emitEvent } from "../../platform/events/emit-event";
-import { queueNotifications } from "../notifications/queue-notifications";
+import { queueNotifications } from "../notifications";
 import type { CalendarProvider, ExportOutcome } from "./provider";
 import { loadProvider } from "./providers";
 import { markConnectionBroken } from "./watch";
-import { scheduleExportWork } from "./schedule-exports";
+import { scheduleExportWork } from "../../platform/events/export-outbox";
 import { capturesOutbound } from "../../platform/config/preview";
 import { recordCapture } from "../../platform/outbound/captures";
 

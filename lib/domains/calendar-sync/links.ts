@@ -5,7 +5,7 @@ import { AppError, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
-import { lockCalendars } from "../calendars/lock-calendars";
+import { lockCalendars } from "../calendars";
 import { isUniqueViolation } from "../../../db/errors";
 import type { CalendarChoice, CalendarProvider } from "./provider";
 import { getConnection } from "./connect";

@@ -6,11 +6,11 @@ import { newId } from "../../platform/ids";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { emitEvent } from "../../platform/events/emit-event";
-import { lockCalendars } from "../calendars/lock-calendars";
-import { scheduleWork } from "../../platform/jobs/schedule";
-import { queueNotifications } from "../notifications/queue-notifications";
+import { lockCalendars } from "../calendars";
+import { queueNotifications } from "../notifications";
 import type { CalendarProvider, FetchedChanges, ImportedEvent } from "./provider";
 import { loadProvider } from "./providers";
+import { scheduleSync } from "./schedule-sync";
 import { markConnectionBroken } from "./watch";
 
 const LEASE_SECONDS = 120;
@@ -208,10 +208,7 @@ export async function syncLink(linkId: string): Promise<SyncResult | null> {
   return { linkId, full: fetched.full, ...counts, status: "ok" };
 }
 
-/** After the transaction commits (or at once): sync this link now, as its provider's work kind. */
-export function scheduleSync(provider: Pick<CalendarProvider, "syncKind">, link: Pick<GoogleCalendarLinkRow, "id" | "workspaceId" | "connectionId">): void {
-  scheduleWork(provider.syncKind, [{ id: link.id, workspaceId: link.workspaceId, key: link.connectionId, dueAt: new Date() }]);
-}
+export { scheduleSync };
 
 /** One unit of work: syncs one link if it is due, and says when it is due next (the periodic resync or a retry). */
 export async function syncLinkWork(linkId: string): Promise<{ status: string; retryAt: Date | null }> {

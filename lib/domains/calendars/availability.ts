@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { queryable } from "../../../db/transaction";
 import { jsonValue } from "../../../db/row-json";
 import { notFound } from "../../platform/errors";
-import { isLive, overlaps } from "../holds/live";
+import { isLive, overlaps } from "../holds";
 
 type Interval = { start: number; end: number };
 

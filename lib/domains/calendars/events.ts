@@ -5,7 +5,7 @@ import { calendarEvents, type CalendarEventRow } from "../../../db/schema";
 import { notFound } from "../../platform/errors";
 import type { Actor } from "../../platform/actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../../platform/events/outbox";
-import { scheduleExportWork } from "../calendar-sync/schedule-exports";
+import { scheduleExportWork } from "../../platform/events/export-outbox";
 import { page, type Pagination } from "../../platform/api/pagination";
 import { getCalendar } from "./calendars";
 

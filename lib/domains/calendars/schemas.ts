@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { isoTime } from "../../platform/api/common-schemas";
 import { paginationQuery } from "../../platform/api/pagination";
+
+export { isoTime };
 
 export const createCalendarInput = z.object({
   name: z.string().trim().min(1, "name is required").max(100),
@@ -17,7 +20,6 @@ export const createCalendarInput = z.object({
     .default("UTC"),
 });
 
-export const isoTime = z.iso.datetime({ offset: true, message: "an ISO 8601 time with a zone, e.g. 2030-01-01T15:00:00Z" });
 
 const MAX_RANGE_MS = 62 * 24 * 3600 * 1000;
 

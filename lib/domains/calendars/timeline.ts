@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { queryable } from "../../../db/transaction";
 import { calendarEvents, externalBusyIntervals, holds } from "../../../db/schema";
-import { isLive, overlaps } from "../holds/live";
+import { isLive, overlaps } from "../holds";
 import { getCalendar } from "./calendars";
 
 export type TimelineItem = {

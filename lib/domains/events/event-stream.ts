@@ -2,7 +2,7 @@ import { env } from "../../platform/config/env";
 import { readEvents, formatPosition, type StreamFilter, type StreamPosition } from "./read-events";
 import { closeStreamSlot, openLiveSlot, openStreamSlot, renewStreamSlot, streamSlotAllowed } from "./stream-slots";
 import { watchEvents } from "../../platform/events/wake";
-import { messagesInEvents, recordReadsBy } from "../taint/agent-taint";
+import { messagesInEvents, recordReadsBy } from "../taint";
 import type { Actor } from "../../platform/actor";
 
 const keyActor = (o: EventStreamOptions): Actor => ({ type: "key", workspaceId: o.filter.workspaceId, keyId: o.keyId!, agentId: o.filter.agentId });

@@ -64,7 +64,7 @@ async function endsWithin(res: Response, abort: AbortController, ms: number): Pr
 /** A signed-in person: a user, a database session, and a membership of the workspace. */
 async function signedInMember(workspaceId: string, role: "admin" | "viewer" = "viewer") {
   const db = await getDb();
-  const [user] = await db.insert(users).values({ email: `${newId("user")}@team.test` }).returning();
+  const [user] = await db.insert(users).values({ id: newId("user"), email: `${newId("user")}@team.test` }).returning();
   const token = randomBytes(16).toString("hex");
   await db.insert(sessions).values({ sessionToken: token, userId: user!.id, expires: new Date(Date.now() + 86_400_000) });
   const { member } = await newMember(workspaceId, role);

@@ -5,7 +5,7 @@ import { EVENT_TYPES, type EventType } from "../../platform/events/emit-event";
 import { EVENT_SCOPES, visibleEventTypes } from "./event-scopes";
 import { formatPosition, parsePosition, readEvents, resumeFrom, type StreamFilter } from "./read-events";
 import { watchEvents } from "../../platform/events/wake";
-import { messagesInEvents, recordReadsBy } from "../taint/agent-taint";
+import { messagesInEvents, recordReadsBy } from "../taint";
 
 /** The stream filter of a key: the types its scopes allow (403 when none), its agent's events only when agent-bound. */
 export function keyStreamFilter(key: AuthenticatedKey, wanted?: readonly EventType[], since?: Date): StreamFilter {

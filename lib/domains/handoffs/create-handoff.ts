@@ -8,7 +8,7 @@ import type { Actor } from "../../platform/actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../../platform/events/outbox";
 import type { CreateHandoffInput } from "./schemas";
 import { scheduleHandoffTimers } from "./handoff-clock";
-import { passTaint } from "../taint/agent-taint";
+import { passTaint } from "../taint";
 import { bindTrace } from "../../platform/traces/trace-access";
 
 type Created = { handoff: Record<string, unknown>; deliveries: OutboxDelivery[] } | { error: { code: "from_agent_not_found" | "to_agent_not_found" | "parent_not_found" } };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HANDOFF_STATUSES } from "../../../db/schema";
 import { paginationQuery } from "../../platform/api/pagination";
-import { canonicalJson } from "../../platform/audit/canonical-json";
+import { canonicalJson } from "../../platform/crypto/canonical-json";
 import { idField } from "../../platform/api/id-field";
 
 /** Limits of what a handoff carries (SPEC §16), checked before any work starts. */

@@ -6,7 +6,7 @@ import { env } from "../../platform/config/env";
 import { AppError, notFound } from "../../platform/errors";
 import type { Actor } from "../../platform/actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../../platform/events/outbox";
-import { scheduleExportWork } from "../calendar-sync/schedule-exports";
+import { scheduleExportWork } from "../../platform/events/export-outbox";
 import { cancelHoldExpiry, scheduleHoldExpiry } from "./expire-holds";
 import { assertLive } from "./assert-live";
 import type { Conflict } from "./conflicts";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { HOLD_STATUSES } from "../../../db/schema";
 import { paginationQuery } from "../../platform/api/pagination";
-import { isoTime } from "../calendars/schemas";
-import { canonicalJson } from "../../platform/audit/canonical-json";
+import { isoTime } from "../../platform/api/common-schemas";
+import { canonicalJson } from "../../platform/crypto/canonical-json";
 import { idField } from "../../platform/api/id-field";
 
 const MAX_HOLD_MS = 31 * 24 * 3600 * 1000;

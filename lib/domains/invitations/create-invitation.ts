@@ -5,9 +5,9 @@ import { invitations, members, workspaces, type InvitationRow, type MemberRow } 
 import { AppError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { appendAudit } from "../../platform/audit/append-audit";
-import { memberActor } from "../members/memberships";
-import { assertRole } from "../members/roles";
-import { sendMail, type MailTransport, configuredTransport } from "../mail/send-mail";
+import { memberActor } from "../members";
+import { assertRole } from "../members";
+import { sendMail, type MailTransport, configuredTransport } from "../mail";
 import { hashInvitationToken, INVITATION_TTL_MS, newInvitationToken } from "./invitation-token";
 
 export const createInvitationInput = z.object({

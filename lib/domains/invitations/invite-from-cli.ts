@@ -6,7 +6,7 @@ import { AppError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { operatorActor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
-import { getWorkspace } from "../workspaces/get-workspace";
+import { getWorkspace } from "../workspaces";
 import { hashInvitationToken, INVITATION_TTL_MS, newInvitationToken } from "./invitation-token";
 
 export const operatorInvitationInput = z.object({

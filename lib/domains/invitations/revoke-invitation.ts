@@ -4,8 +4,8 @@ import { transaction } from "../../../db/transaction";
 import { invitations, type MemberRow } from "../../../db/schema";
 import { notFound } from "../../platform/errors";
 import { appendAudit } from "../../platform/audit/append-audit";
-import { memberActor } from "../members/memberships";
-import { assertRole } from "../members/roles";
+import { memberActor } from "../members";
+import { assertRole } from "../members";
 import { invitationState } from "./find-invitation";
 
 export const revokeInvitationInput = z.object({ invitation_id: z.string().min(1).max(100) });

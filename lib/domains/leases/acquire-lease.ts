@@ -6,7 +6,7 @@ import { AppError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import type { Actor } from "../../platform/actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../../platform/events/outbox";
-import { aboveCeiling } from "../holds/priority-ceiling";
+import { aboveCeiling } from "../holds";
 import { scheduleLeaseExpiry } from "./expire-leases";
 import type { AcquireLeaseInput } from "./schemas";
 

@@ -1,5 +1,5 @@
 import type { Actor } from "../../platform/actor";
-import { gateAction } from "../approvals/action-gate";
+import { gateAction } from "../approvals";
 import type { AcquireLeaseInput } from "./schemas";
 
 export const LEASE_ACTION_CLASS = "lease.acquire";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LEASE_STATUSES } from "../../../db/schema";
 import { paginationQuery } from "../../platform/api/pagination";
-import { canonicalJson } from "../../platform/audit/canonical-json";
+import { canonicalJson } from "../../platform/crypto/canonical-json";
 
 const MAX_METADATA_BYTES = 4096;
 export const LEASE_TTL_MAX_SECONDS = 86_400;

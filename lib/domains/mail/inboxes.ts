@@ -9,7 +9,7 @@ import { env } from "../../platform/config/env";
 import { newId } from "../../platform/ids";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
-import { findAgent } from "../agents/find-agent";
+import { findAgent } from "../agents";
 import { page, type Pagination } from "../../platform/api/pagination";
 import type { createInboxInput, updateInboxInput } from "./schemas";
 import { assertNotReserved } from "./reserved-addresses";

@@ -9,8 +9,8 @@ import { getInbox } from "./inboxes";
 import { serializeMessage } from "./serialize";
 import { sourceStream } from "./message-source";
 import type { listMessagesQuery } from "./schemas";
-import { claimable } from "../claims/claimable";
-import { recordReads } from "../taint/agent-taint";
+import { claimable } from "../claims";
+import { recordReads } from "../taint";
 
 const attachmentColumns = {
   id: attachments.id,

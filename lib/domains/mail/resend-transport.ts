@@ -1,6 +1,6 @@
 import type { Resend } from "resend";
 import { resendClient } from "./resend-client";
-import type { MailTransport } from "./send-mail";
+import type { MailTransport } from "./mail-transport";
 
 /** A provider refused or failed a message. `permanent`: retrying the same message cannot succeed. */
 export class TransportError extends Error {

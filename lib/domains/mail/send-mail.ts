@@ -7,6 +7,9 @@ import { resendClient } from "./resend-client";
 import { capturesOutbound } from "../../platform/config/preview";
 import { newId } from "../../platform/ids";
 import { resendTransport } from "./resend-transport";
+import type { MailTransport } from "./mail-transport";
+
+export type { MailTransport };
 import { scheduleWork } from "../../platform/jobs/schedule";
 
 export const outgoingMail = z.object({
@@ -23,20 +26,6 @@ export const outgoingMail = z.object({
 export type OutgoingMail = z.input<typeof outgoingMail>;
 
 export type SentMail = { id: string; status: "sent" | "captured" };
-
-/** Delivers a message to a provider; returns the provider's id. */
-export type MailTransport = (mail: {
-  from: string;
-  to: string[];
-  cc?: string[];
-  subject: string;
-  text: string;
-  html?: string;
-  replyTo?: string;
-  headers?: Record<string, string>;
-  /** The provider sends at most once per key (Resend keeps keys for 24 hours). */
-  idempotencyKey?: string;
-}) => Promise<{ providerId: string }>;
 
 /** Resend when RESEND_API_KEY is set; otherwise null, and mail is captured. A preview deployment captures it too, unless told to send mail. */
 export function configuredTransport(): MailTransport | null {

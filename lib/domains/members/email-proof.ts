@@ -4,8 +4,8 @@ import { z } from "zod";
 import { queryable, transaction } from "../../../db/transaction";
 import { emailProofs, members, users } from "../../../db/schema";
 import { AppError } from "../../platform/errors";
-import { configuredTransport, sendMail, type MailTransport } from "../mail/send-mail";
-import { auditForUser } from "../passkeys/passkeys";
+import { configuredTransport, sendMail, type MailTransport } from "../mail";
+import { auditForUser } from "../passkeys";
 
 /**
  * Proving a member's email address.

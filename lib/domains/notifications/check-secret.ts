@@ -1,6 +1,6 @@
 import type { NotificationChannelKind } from "../../../db/schema";
 import { AppError } from "../../platform/errors";
-import { assertDeliverableUrl } from "../webhooks/validate-endpoint";
+import { assertDeliverableUrl } from "../../platform/outbound/deliverable-url";
 
 const invalid = (message: string) => new AppError("validation_failed", `secret: ${message}`, { errors: [{ field: "secret", message }] });
 

@@ -1,8 +1,8 @@
-import { currentSessionToken } from "../auth/session-token";
-import type { SignedInMember } from "../auth/current-member";
-import { hasRole } from "../members/roles";
-import { listAgents } from "../agents/list-agents";
-import { isRecentlyAuthenticated } from "../passkeys/passkeys";
+import { currentSessionToken } from "../auth";
+import type { SignedInMember } from "../auth";
+import { hasRole } from "../members";
+import { listAgents } from "../agents";
+import { isRecentlyAuthenticated } from "../passkeys";
 import type { AuthorizeCheck } from "./authorize-request";
 import { CONSENT_ROLE } from "./consent";
 

@@ -3,12 +3,12 @@ import { apiKeys, oauthCodes, type MemberRow } from "../../../db/schema";
 import { AppError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { publicOrigin } from "../../platform/config/public-url";
-import { findAgent } from "../agents/find-agent";
+import { findAgent } from "../agents";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { generateKey } from "../../platform/api/key-material";
-import { hasRole } from "../members/roles";
-import { memberActor } from "../members/memberships";
-import { assertRecentlyAuthenticated } from "../passkeys/passkeys";
+import { hasRole } from "../members";
+import { memberActor } from "../members";
+import { assertRecentlyAuthenticated } from "../passkeys";
 import { checkAuthorizeRequest, errorRedirect } from "./authorize-request";
 import { CODE_TTL_SECONDS, newToken } from "./token-material";
 

@@ -4,16 +4,16 @@ import { auditEntries, type ApiKeyScope, type AuditEntryRow, type HandoffRow } f
 import { notFound } from "../../platform/errors";
 import { hashedFields } from "../../platform/audit/chain";
 import { sealBeforeRead } from "../../platform/audit/seal-chain";
-import { serializeHandoff } from "../handoffs/serialize";
+import { serializeHandoff } from "../handoffs";
 import { TRACE_SOURCES } from "./sources";
 import type { TraceItem } from "./trace-item";
 import { TRACE_LIMIT, inGraph, traceHandoffs, traceOwner } from "../../platform/traces/trace-access";
 import { getTraceOp } from "./operations";
-import { listAuditOp } from "../audit/operations";
-import { getMessageOp } from "../mail/operations";
-import { getHoldOp } from "../holds/operations";
-import { getApprovalOp } from "../approvals/operations";
-import { getLeaseOp } from "../leases/operations";
+import { listAuditOp } from "../audit";
+import { getMessageOp } from "../mail";
+import { getHoldOp } from "../holds";
+import { getApprovalOp } from "../approvals";
+import { getLeaseOp } from "../leases";
 
 export { TRACE_LIMIT };
 

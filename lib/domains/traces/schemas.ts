@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { handoffEnvelopeSchema } from "../handoffs/schemas";
+import { handoffEnvelopeSchema } from "../handoffs";
 
 export const traceItemSchema = z
   .object({

@@ -1,8 +1,8 @@
 import { and, eq, inArray, or } from "drizzle-orm";
 import { queryable } from "../../../db/transaction";
 import { approvals, holds, inboxes, leases, messages } from "../../../db/schema";
-import { serializeHold } from "../holds/serialize";
-import { serializeLease } from "../leases/serialize";
+import { serializeHold } from "../holds";
+import { serializeLease } from "../leases";
 import type { TraceItem, TraceSource } from "./trace-item";
 
 const nonEmpty = (ids: string[]) => (ids.length ? ids : ["-"]);

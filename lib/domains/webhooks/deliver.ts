@@ -14,7 +14,7 @@ import { postPinned } from "./post-pinned";
 import { parseRetryAfter, retryDelayMs } from "../../platform/outbound/retry-schedule";
 import { disableEndpointInTx } from "./disable-endpoint";
 import { jsonValue, rowFromJson } from "../../../db/row-json";
-import { messagesInEvents, recordReadsBy } from "../taint/agent-taint";
+import { messagesInEvents, recordReadsBy } from "../taint";
 
 /** An endpoint is disabled when every attempt to it has failed for this long... */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;

@@ -4,7 +4,7 @@ import { webhookEndpoints, type WebhookEndpointRow } from "../../../db/schema";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { notifyEndpointDisabled } from "./notify-endpoint-disabled";
-import { queueNotifications } from "../notifications/queue-notifications";
+import { queueNotifications } from "../notifications";
 
 /** Disables an endpoint inside the caller's transaction, queues the owners' notice and audits it. */
 export async function disableEndpointInTx(tx: Transaction, actor: Actor, endpoint: WebhookEndpointRow, reason: string, at: Date) {

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import { queryable } from "../../../db/transaction";
 import { jsonValue } from "../../../db/row-json";
-import type { OutboxDelivery } from "../../platform/events/outbox";
+import { DELIVERY_KIND, type OutboxDelivery } from "../../platform/events/outbox";
 import { scheduleWork } from "../../platform/jobs/schedule";
 
 /** The work kind that delivers one event to one endpoint (lib/composition/job-kinds.ts). */
-export const DELIVERY_KIND = "webhook.deliver";
+export { DELIVERY_KIND };
 
 /**
  * Fans out one outbox event that has not been yet (written before deliveries were made in the

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Transaction } from "../../../db/client";
 import { members } from "../../../db/schema";
-import { queueMail } from "../mail/send-mail";
+import { queueMail } from "../mail";
 
 export type EndpointDisabledNotice = { workspaceId: string; endpointId: string; url: string; reason: string };
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { transaction } from "../../../db/transaction";
 import { workspaces, type MemberRow, type WorkspaceRow } from "../../../db/schema";
 import { appendAudit } from "../../platform/audit/append-audit";
-import { memberActor } from "../members/memberships";
-import { assertRole } from "../members/roles";
+import { memberActor } from "../members";
+import { assertRole } from "../members";
 import { createWorkspaceInput } from "./create-workspace";
 
 export const renameWorkspaceInput = createWorkspaceInput;

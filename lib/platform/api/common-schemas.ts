@@ -18,3 +18,6 @@ export const problemSchema = z
   .meta({ id: "Problem", description: "RFC 9457 problem details" });
 
 export const idPath = z.object({ id: z.string() });
+
+/** A point in time as the API takes it: ISO 8601 with a zone. */
+export const isoTime = z.iso.datetime({ offset: true, message: "an ISO 8601 time with a zone, e.g. 2030-01-01T15:00:00Z" });

@@ -6,7 +6,7 @@ import { capturingEffect, effectRan, replayingEffect } from "../../../db/effect"
 import { constraintName, isUniqueViolation } from "../../../db/errors";
 import { idempotencyKeys } from "../../../db/schema";
 import { AppError } from "../errors";
-import { canonicalJson } from "../audit/canonical-json";
+import { canonicalJson } from "../crypto/canonical-json";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AuditEntryRow } from "../../../db/schema";
-import { canonicalJson } from "./canonical-json";
+import { canonicalJson } from "../crypto/canonical-json";
 
 /** The prev_hash of a workspace's first entry. */
 export const GENESIS_HASH = "0".repeat(64);

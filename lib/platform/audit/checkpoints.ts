@@ -4,7 +4,7 @@ import { queryable, transaction } from "../../../db/transaction";
 import { auditCheckpoints, auditHeads, type AuditCheckpointRow } from "../../../db/schema";
 import { newId } from "../ids";
 import { page, type Pagination } from "../api/pagination";
-import { publicJwks, signingKey } from "../../domains/approvals/receipts";
+import { publicJwks, signingKey } from "./signing-keys";
 import { scheduleWork } from "../jobs/schedule";
 
 /** The work kind that signs a workspace's chain head (lib/composition/job-kinds.ts): one item per workspace. */

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { ConfigError, databaseEnvSchema, parseEnvironment } from "../../../db/env";
+
+export { ConfigError };
 
 /**
  * Every environment variable AgentDraft reads, validated once. What each means is in ENV_DOCS
@@ -6,15 +9,7 @@ import { z } from "zod";
  */
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: z.string().trim().min(1).optional(),
-  DATABASE_URL_UNPOOLED: z.string().trim().min(1).optional(),
-  DATABASE_DRIVER: z.enum(["pglite", "neon", "pg"]).optional(),
-  AGENTDRAFT_DATA_DIR: z.string().trim().min(1).default(".data"),
-  AGENTDRAFT_PGLITE_SNAPSHOT: z.string().trim().min(1).optional(),
-  NEON_WS_PROXY: z.string().trim().min(1).optional(),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
-  DATABASE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
-  DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
+  ...databaseEnvSchema.shape,
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
   API_WORKSPACE_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(200),
@@ -339,20 +334,11 @@ export const OTHER_ENV_DOCS: Record<string, EnvDoc & { default: string }> = {
 export type Env = z.infer<typeof envSchema>;
 
 
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
-
 let cached: Env | undefined;
 
 export function env(): Env {
   if (cached) return cached;
-  const parsed = envSchema.safeParse(process.env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new ConfigError(`Invalid environment configuration:\n${lines.join("\n")}`);
-  }
-  cached = parsed.data;
+  cached = parseEnvironment(envSchema);
   return cached;
 }
 

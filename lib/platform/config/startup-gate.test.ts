@@ -4,7 +4,7 @@ import { recordStartupCheck, resetStartupGate } from "./startup-gate";
 import { gatedRoute } from "../api/startup-gated";
 import { plainJsonRoute } from "../api/plain-route";
 import { closeDb } from "../../../db/client";
-import { refuseToStartIfMisconfigured } from "../../composition/check-startup";
+import { diagnoseStartup, refuseToStartIfMisconfigured } from "../../composition/check-startup";
 
 const saved = { DATABASE_URL: process.env.DATABASE_URL, DATABASE_URL_UNPOOLED: process.env.DATABASE_URL_UNPOOLED, AGENTDRAFT_DATA_DIR: process.env.AGENTDRAFT_DATA_DIR, VERCEL: process.env.VERCEL, WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS };
 afterEach(async () => {
@@ -35,7 +35,7 @@ describe("the start-up gate (what Vercel answers instead of exiting)", () => {
   it("checks a database that did not answer again on the next request, and serves once it does", async () => {
     process.env.DATABASE_URL = "postgres://u:p@127.0.0.1:1/asleep";
     resetEnvCache();
-    recordStartupCheck({ reason: "Cannot reach the database at DATABASE_URL: nothing is listening there.", transient: true });
+    recordStartupCheck({ reason: "Cannot reach the database at DATABASE_URL: nothing is listening there.", transient: true }, () => diagnoseStartup({ pingTimeoutMs: 5_000 }));
     const asleep = await ok(new Request("http://localhost/x"));
     expect(asleep.status).toBe(503);
     expect(asleep.headers.get("retry-after")).toBe("2");

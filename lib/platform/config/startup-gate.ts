@@ -1,7 +1,11 @@
 import { AppError } from "../errors";
-import type { StartupProblem } from "../../composition/check-startup";
 
-type GateState = { checked: boolean; problem: StartupProblem | null; recheck?: Promise<StartupProblem | null> };
+/** Why this instance cannot serve: a sentence an operator can act on, and whether it may pass by itself. */
+export type StartupProblem = { reason: string; transient: boolean };
+/** Runs the start-up checks again (lib/composition/check-startup.ts hands it over with its outcome). */
+export type Diagnose = () => Promise<StartupProblem | null>;
+
+type GateState = { checked: boolean; problem: StartupProblem | null; diagnose?: Diagnose; recheck?: Promise<StartupProblem | null> };
 
 // On globalThis: Next.js may load this module once per route bundle, and instrumentation.ts
 // records the first check for all of them.
@@ -9,10 +13,11 @@ const globalForGate = globalThis as unknown as { __agentdraftStartupGate?: GateS
 const state = (): GateState => (globalForGate.__agentdraftStartupGate ??= { checked: false, problem: null });
 
 /** Remembers the start-up check's outcome (instrumentation.ts), so requests need not repeat it. */
-export function recordStartupCheck(problem: StartupProblem | null): void {
+export function recordStartupCheck(problem: StartupProblem | null, diagnose?: Diagnose): void {
   const s = state();
   s.checked = true;
   s.problem = problem;
+  if (diagnose) s.diagnose = diagnose;
 }
 
 /** Tests: forget the outcome, as a fresh instance would. */
@@ -28,9 +33,9 @@ export function resetStartupGate(): void {
 export async function startupProblem(): Promise<StartupProblem | null> {
   const s = state();
   // Unchecked: not a server started through instrumentation.ts (a test calling a route itself).
-  if (!s.checked || !s.problem?.transient) return s.problem;
-  s.recheck ??= import("../../composition/check-startup")
-    .then(({ diagnoseStartup }) => diagnoseStartup({ pingTimeoutMs: 5_000 }))
+  if (!s.checked || !s.problem?.transient || !s.diagnose) return s.problem;
+  s.recheck ??= s
+    .diagnose()
     .then((problem) => {
       recordStartupCheck(problem);
       return problem;

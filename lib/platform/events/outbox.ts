@@ -1,10 +1,12 @@
 import { afterCommit } from "../../../db/transaction";
 import { scheduleWork } from "../jobs/schedule";
-import { DELIVERY_KIND } from "../../domains/webhooks/fan-out";
 import { scheduleSeal } from "../audit/seal-chain";
 import { actorId } from "../audit/append-audit";
 import type { Actor } from "../actor";
 import { announceEventsCommitted } from "./wake";
+
+/** The job kind of one webhook delivery: the outbox schedules what an event's commit wrote (lib/domains/webhooks runs it). */
+export const DELIVERY_KIND = "webhook.deliver";
 
 /** A delivery as the database functions return it (agentdraft_emit). */
 export type OutboxDelivery = { id: string; endpoint_id: string; due_at: string };

@@ -1,4 +1,4 @@
-import { acceptNotification } from "@/lib/domains/calendar-sync/google/push-channel";
+import { acceptNotification } from "@/lib/domains/calendar-sync/google/channels";
 import { problemResponse } from "@/lib/platform/api/problem";
 import { newRequestId } from "@/lib/platform/api/request-ids";
 import { gatedRoute } from "@/lib/platform/api/startup-gated";

@@ -5,7 +5,7 @@ import { externalBusyIntervals, googleCalendarLinks } from "../../../../db/schem
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { linkedCalendar, withFakeGoogle } from "../../../../test/helpers/google";
 import { syncDueLinks, syncLink } from "./sync-calendar";
-import { renewChannels } from "./push-channel";
+import { renewChannels } from "./channels";
 import { unlinkCalendar } from "./links";
 
 const fakeGoogle = withFakeGoogle({ GOOGLE_PUSH_BASE_URL: "https://agentdraft.example.test" });

@@ -1,5 +1,5 @@
 import { cookies } from "next/headers";
-import { appCookieOptions } from "../../auth/cookie-options";
+import { appCookieOptions } from "../../auth";
 
 const NAME = "agentdraft-google-oauth";
 

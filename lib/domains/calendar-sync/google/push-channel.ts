@@ -1,19 +1,11 @@
-import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
-import { queryable } from "../../../../db/transaction";
-import { googleCalendarLinks, type GoogleCalendarLinkRow, type GoogleConnectionRow } from "../../../../db/schema";
-import { AppError } from "../../../platform/errors";
+import { randomBytes, randomUUID } from "node:crypto";
+import type { GoogleCalendarLinkRow, GoogleConnectionRow } from "../../../../db/schema";
 import type { WatchChannel } from "../provider";
-import { channelTokenHash, renewWatches, watchLink as watchAnyLink } from "../watch";
-import { scheduleSync } from "../sync-link";
-import { googleConfig, pushNotificationAddress } from "./config";
+import { pushNotificationAddress } from "./config";
 import { calendarClient } from "./oauth-client";
 import { callGoogle, googleFailure } from "./quota";
 import { authorizedClient } from "./authorized-client";
-import { googleProvider } from "./provider";
 
-/** Channels are renewed when they have less than this left (Google lets them live about a week). */
-const RENEW_BEFORE_MS = 24 * 3600 * 1000;
 const CHANNEL_TTL_SECONDS = 7 * 24 * 3600;
 
 /** events.watch for a link, when this deployment has a public https address (null otherwise). */
@@ -37,13 +29,6 @@ export async function openChannel(connection: GoogleConnectionRow, link: GoogleC
   };
 }
 
-/**
- * Opens a push channel (events.watch) for a link, when this deployment has a public https
- * address; stops the link's previous channel once the new one is stored. Returns false when
- * push is not available here (the periodic resync covers the link).
- */
-export const watchLink = (connection: GoogleConnectionRow, link: GoogleCalendarLinkRow) => watchAnyLink(googleProvider, connection, link);
-
 /** channels.stop for a link's channel; a channel Google no longer knows is already stopped. */
 export async function stopChannel(connection: GoogleConnectionRow, link: Pick<GoogleCalendarLinkRow, "channelId" | "channelResourceId">): Promise<void> {
   if (!link.channelId || !link.channelResourceId || connection.status === "revoked") return;
@@ -53,41 +38,4 @@ export async function stopChannel(connection: GoogleConnectionRow, link: Pick<Go
   } catch (err) {
     if (googleFailure(err).status !== 404) throw err;
   }
-}
-
-/**
- * Opens channels for links without one and renews those expiring within a day (before Google
- * ends them). Idempotent; a link renewed twice at once ends with one live channel stored and
- * the other stopped or left to expire (notifications name the stored channel only).
- */
-export async function renewChannels(): Promise<number> {
-  if (!googleConfig() || !pushNotificationAddress()) return 0;
-  return renewWatches(googleProvider, RENEW_BEFORE_MS);
-}
-
-export type Notification = { channelId: string | null; token: string | null; resourceId: string | null; resourceState: string | null };
-
-/**
- * A push notification from Google (POST /api/google/notifications). The channel must be one we
- * opened and still hold, and the token and resource id must be the ones it was opened with
- * (token compared in constant time); anything else is refused and changes nothing. `sync` is
- * the channel's hello; `exists`/`not_exists` make the link due for an incremental sync now.
- */
-export async function acceptNotification(n: Notification): Promise<{ linkId: string; scheduled: boolean }> {
-  if (!n.channelId || !n.resourceState) throw new AppError("invalid_request", "X-Goog-Channel-ID and X-Goog-Resource-State are required.");
-  if (!["sync", "exists", "not_exists"].includes(n.resourceState)) throw new AppError("invalid_request", `Unknown X-Goog-Resource-State ${n.resourceState}.`);
-  const q = await queryable();
-  const [link] = await q
-    .select()
-    .from(googleCalendarLinks)
-    .where(and(eq(googleCalendarLinks.channelId, n.channelId), isNotNull(googleCalendarLinks.channelTokenHash)));
-  const expected = link?.channelTokenHash ? Buffer.from(link.channelTokenHash, "hex") : randomBytes(32);
-  const tokenOk = timingSafeEqual(expected, channelTokenHash(n.token ?? ""));
-  if (!link || !tokenOk || link.channelResourceId !== n.resourceId) {
-    throw new AppError("unauthorized", "Unknown channel, or the channel token or resource id does not match.");
-  }
-  if (n.resourceState === "sync") return { linkId: link.id, scheduled: false };
-  await q.update(googleCalendarLinks).set({ nextSyncAt: sql`now()` }).where(eq(googleCalendarLinks.id, link.id));
-  scheduleSync(googleProvider, link);
-  return { linkId: link.id, scheduled: true };
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { EXPORT_KIND } from "../../../platform/events/export-outbox";
 
 // Google's work kinds, as the registry sees them. Kept apart from the sync and export code so
 // that listing due work never loads the Google client libraries.
@@ -6,7 +7,7 @@ import { sql } from "drizzle-orm";
 /** The work kind that syncs one linked calendar, keyed by its Google connection. */
 export const SYNC_KIND = "google.sync";
 /** The work kind that makes Google match one export row, keyed by its link. */
-export const EXPORT_KIND = "google.export";
+export { EXPORT_KIND };
 
 /** Links of usable connections, due at their next sync (push notification, periodic resync, retry). */
 export const dueLinksSource = () => sql`

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { MICROSOFT_EXPORT_KIND } from "../../../platform/events/export-outbox";
 
 // Microsoft's work kinds, as the registry sees them. Kept apart from the Graph code so that
 // listing due work never loads it.
@@ -6,7 +7,7 @@ import { sql } from "drizzle-orm";
 /** Syncs one linked Outlook calendar (delta query), keyed by its connection. */
 export const MICROSOFT_SYNC_KIND = "microsoft.sync";
 /** Makes Outlook match one export row, keyed by its link. */
-export const MICROSOFT_EXPORT_KIND = "microsoft.export";
+export { MICROSOFT_EXPORT_KIND };
 /** Opens or renews one link's Graph subscription, due before it expires. */
 export const MICROSOFT_RENEW_KIND = "microsoft.renew-subscription";
 

@@ -15,7 +15,7 @@ import { getInbox } from "../inboxes";
 import { findMessage } from "../read-mail";
 import { parseMessageOffThread } from "../inbound/parse-pool";
 import { messageEventPayload } from "../serialize";
-import { agentTaint } from "../../taint/agent-taint";
+import { agentTaint } from "../../taint";
 import { parsedColumns } from "../store-message";
 import { encodeSource, storeSource, type EncodedSource } from "../message-source";
 import type { ParsedMessage } from "../inbound/parse-message";

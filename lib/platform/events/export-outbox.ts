@@ -2,10 +2,16 @@ import { eq, inArray } from "drizzle-orm";
 import { queryable } from "../../../db/transaction";
 import type { Transaction } from "../../../db/client";
 import { googleCalendarLinks, googleConnections } from "../../../db/schema";
-import { scheduleWork } from "../../platform/jobs/schedule";
-import type { WorkItem } from "../../platform/jobs/work";
-import { EXPORT_KIND } from "./google/work-sources";
-import { MICROSOFT_EXPORT_KIND } from "./microsoft/work-sources";
+import { scheduleWork } from "../jobs/schedule";
+import type { WorkItem } from "../jobs/work";
+
+/**
+ * The job kinds that carry one export (an event created or removed at a linked calendar) to its
+ * provider; lib/domains/calendar-sync runs them. The conflict engine's functions write export rows
+ * in the statement that commits a hold or changes an event, the way they write webhook deliveries.
+ */
+export const EXPORT_KIND = "google.export";
+export const MICROSOFT_EXPORT_KIND = "microsoft.export";
 
 /**
  * Announces export rows (after the commit; `tx`: the open transaction that wrote them) as their provider's export kind, keyed by link. The

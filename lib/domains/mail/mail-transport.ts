@@ -1,0 +1,13 @@
+/** Delivers a message to a provider; returns the provider's id. */
+export type MailTransport = (mail: {
+  from: string;
+  to: string[];
+  cc?: string[];
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+  headers?: Record<string, string>;
+  /** The provider sends at most once per key (Resend keeps keys for 24 hours). */
+  idempotencyKey?: string;
+}) => Promise<{ providerId: string }>;
