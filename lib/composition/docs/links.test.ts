@@ -6,11 +6,11 @@ import { headings } from "./generate-docs";
 import { DOCS_PAGES } from "./pages";
 import { anchorer, renderGuide } from "./render-guide";
 
-// Every relative link of the README, CONTRIBUTING.md, bench/README.md, sdk/README.md and docs/
+// Every relative link of the README, CONTRIBUTING.md, ARCHITECTURE.md, bench/README.md, sdk/README.md and docs/
 // leads to a file that exists (and to a heading of it, when it names one), and every link the
 // app's docs pages make to another docs page leads to a page it serves.
 
-const FILES = ["README.md", "CONTRIBUTING.md", "bench/README.md", "sdk/README.md", ...fs.readdirSync("docs").filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const FILES = ["README.md", "CONTRIBUTING.md", "ARCHITECTURE.md", "bench/README.md", "sdk/README.md", ...fs.readdirSync("docs").filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 
 /** Every link and image of a markdown file, code spans and blocks left out (marked's tokens). */
 function links(markdown: string): string[] {
@@ -70,7 +70,7 @@ function check(file: string, href: string, routes: RegExp[]) {
 }
 
 describe("links in the docs", () => {
-  it("every relative link of the README, CONTRIBUTING.md, bench/README.md, sdk/README.md and docs/ resolves, anchors included", () => {
+  it("every relative link of the README, CONTRIBUTING.md, ARCHITECTURE.md, bench/README.md, sdk/README.md and docs/ resolves, anchors included", () => {
     const routes = appRoutes();
     broken.length = 0;
     let count = 0;
