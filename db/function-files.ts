@@ -122,7 +122,14 @@ async function applyOne(tx: SqlSession, file: FunctionFile): Promise<void> {
         and not pg_has_role(current_user, p.proowner, 'USAGE')`,
     [file.name],
   );
-  for (const { owner } of owners) await tx.query(`grant ${quoteIdent(owner)} to current_user`);
+  for (const { owner } of owners) {
+    await tx.query(`grant ${quoteIdent(owner)} to current_user`).catch((err: Error) => {
+      throw Object.assign(
+        new Error(`its function is owned by ${owner}, which the migrating role is not a member of and cannot become (${err.message}); run migrate as a superuser or a member of ${owner}`),
+        { code: errorCode(err) },
+      );
+    });
+  }
   await tx.query(file.text);
   for (const { owner } of owners) await tx.query(`revoke ${quoteIdent(owner)} from current_user`);
   await tx.query(
@@ -140,7 +147,8 @@ function errorCode(err: unknown): string | undefined {
 
 function failure(file: FunctionFile, err: unknown): Error {
   const e = err as { message?: string; position?: string | number; hint?: string };
-  const at = e.position ? ` (at character ${e.position} of the file)` : "";
+  // The file's text is the statement, so the position the database reports is in the file.
+  const at = e.position ? ` (line ${file.text.slice(0, Number(e.position) - 1).split("\n").length})` : "";
   const hint = e.hint ? ` Hint: ${e.hint}` : "";
   return new Error(`${file.file} failed to apply: ${e.message ?? String(err)}${at}.${hint} Its previous definition is still in place.`, { cause: err });
 }
