@@ -53,11 +53,14 @@ export async function readFunctionFiles(folder = FUNCTIONS_FOLDER): Promise<Func
   );
 }
 
+async function tableExists(s: SqlSession): Promise<boolean> {
+  return (await s.query<{ present: boolean }>(`select to_regclass('${TABLE}') is not null as present`))[0]?.present === true;
+}
+
 /** Which files differ from what the database recorded, or define a function the database lacks (a migration dropped it). */
 async function pendingFiles(s: SqlSession, files: FunctionFile[]): Promise<FunctionFile[]> {
-  const present = await s.query<{ present: boolean }>(`select to_regclass('${TABLE}') is not null as present`);
   const recorded = new Map<string, string>();
-  if (present[0]?.present) {
+  if (await tableExists(s)) {
     for (const r of await s.query<{ name: string; checksum: string }>(`select name, checksum from ${TABLE}`)) recorded.set(r.name, r.checksum);
   }
   const existing = new Set(
@@ -90,7 +93,8 @@ const UNDEFINED_FUNCTION = "42883";
  */
 export async function applyFunctionFiles(s: SqlSession, folder = FUNCTIONS_FOLDER): Promise<FunctionsApplied> {
   const files = await readFunctionFiles(folder);
-  await s.query(CREATE_TABLE);
+  // Created once (the statement needs CREATE on the schema even when the table exists).
+  if (!(await tableExists(s))) await s.query(CREATE_TABLE);
   let todo = await pendingFiles(s, files);
   const applied: string[] = [];
   while (todo.length > 0) {

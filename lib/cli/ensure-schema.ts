@@ -22,8 +22,8 @@ export async function ensureSchema(notice: { write(text: string): unknown }): Pr
     const config = resolveDatabaseConfig();
     const status = await runMigrations();
     const where = config.driver === "pglite" ? config.dataDir : "the embedded database";
-    const fns = status.functions.applied.length ? `, ${status.functions.applied.length} database function file${status.functions.applied.length === 1 ? "" : "s"}` : "";
-    notice.write(`Migrated the embedded database in ${where} (${pending.length} migration${pending.length === 1 ? "" : "s"}${fns}, latest ${status.latest}).\n`);
+    if (pending.length === 0) notice.write(`Applied changed database functions to the embedded database in ${where}: ${status.functions.applied.join(", ")}.\n`);
+    else notice.write(`Migrated the embedded database in ${where} (${pending.length} migration${pending.length === 1 ? "" : "s"}, latest ${status.latest}).\n`);
     return;
   }
   throw new SchemaBehindError(
