@@ -184,6 +184,22 @@ describe("database functions on a deployment from before db/functions", () => {
     expect((await applyFunctionFiles(old.session)).applied).toEqual(["agentdraft_iso"]);
     expect(await source(old.session, "agentdraft_iso")).not.toContain(marker);
   });
+
+  it("applies a new language sql file after the new file it calls, though its name sorts first", async () => {
+    const dir = await folderWith({});
+    folders.push(dir);
+    await writeFile(path.join(dir, "agentdraft_zz_outer.sql"), "CREATE OR REPLACE FUNCTION agentdraft_zz_outer() RETURNS int LANGUAGE sql AS $$ SELECT agentdraft_zz_shared() + 1 $$;\n");
+    await writeFile(path.join(dir, "agentdraft_zz_shared.sql"), "CREATE OR REPLACE FUNCTION agentdraft_zz_shared() RETURNS int LANGUAGE sql AS $$ SELECT 41 $$;\n");
+    try {
+      expect((await applyFunctionFiles(old.session, dir)).applied).toEqual(["agentdraft_zz_shared", "agentdraft_zz_outer"]);
+      expect(await old.session.query("select agentdraft_zz_outer() as n")).toEqual([{ n: 42 }]);
+    } finally {
+      await old.session.query("drop function if exists agentdraft_zz_outer(); drop function if exists agentdraft_zz_shared()");
+    }
+    // Their files gone (and their functions dropped), their records go too.
+    expect((await applyFunctionFiles(old.session)).applied).toEqual([]);
+    expect(await old.session.query("select name from agentdraft_function_versions where name like 'agentdraft_zz_%'")).toEqual([]);
+  });
 });
 
 describe("database functions on a migrated database", () => {
