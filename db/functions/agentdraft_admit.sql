@@ -1,6 +1,14 @@
 -- agentdraft_admit: its current definition. Edit this file to change the function; `agentdraft db migrate`
 -- re-applies it when its text changed (see CONTRIBUTING.md, "Changing a database function").
 -- Before this file, in versioned migrations: 0027_one_statement_door, 0040_door_token_leases, 0044_engine_generic_plans, 0053_oauth.
+--
+-- The door of every key-authenticated request (SPEC §11): the key by its hash (or the key of a live
+-- OAuth access token with that hash, since 0053_oauth), tokens from its
+-- bucket and its workspace's (the caller says which it needs: none while its instance still holds
+-- leased tokens, lib/api/token-leases.ts) and how many each granted, last_used_at refreshed when
+-- it is p_used_secs old, the workspace's name, the key's agent and the response stored for the
+-- request's Idempotency-Key. Returns null for an unknown key.
+-- (0027_one_statement_door.sql, 0040_door_token_leases.sql, 0053_oauth.sql)
 CREATE OR REPLACE FUNCTION agentdraft_admit(p_hash text, p_idempotency_key text, p_used_secs integer, p_key_rate double precision, p_key_burst double precision, p_ws_rate double precision, p_ws_burst double precision, p_take_key boolean, p_take_ws boolean)
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -1,6 +1,9 @@
 -- agentdraft_audit: its current definition. Edit this file to change the function; `agentdraft db migrate`
 -- re-applies it when its text changed (see CONTRIBUTING.md, "Changing a database function").
 -- Before this file, in versioned migrations: 0020_conflict_engine_functions, 0027_one_statement_door.
+--
+-- One audit entry, unsealed (the sealer chains it in commit order).
+-- (0020_conflict_engine_functions.sql)
 CREATE OR REPLACE FUNCTION agentdraft_audit(p_actor jsonb, p_agent text, p_action text, p_resource_type text, p_resource_id text, p_summary jsonb, p_outcome text DEFAULT 'succeeded'::text)
  RETURNS void
  LANGUAGE plpgsql

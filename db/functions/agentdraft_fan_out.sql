@@ -1,6 +1,11 @@
 -- agentdraft_fan_out: its current definition. Edit this file to change the function; `agentdraft db migrate`
 -- re-applies it when its text changed (see CONTRIBUTING.md, "Changing a database function").
 -- Before this file, in versioned migrations: 0020_conflict_engine_functions, 0027_one_statement_door.
+--
+-- Fan-out, defined once: one delivery per matching enabled endpoint of an event, each id made
+-- from the event's time and md5(event, endpoint) (so fanning out twice adds nothing). Returns
+-- the deliveries made, for the application to announce after commit.
+-- (0020_conflict_engine_functions.sql; plpgsql since 0027, planned once per connection)
 CREATE OR REPLACE FUNCTION agentdraft_fan_out(ev webhook_events)
  RETURNS jsonb
  LANGUAGE plpgsql

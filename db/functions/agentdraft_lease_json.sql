@@ -1,6 +1,9 @@
 -- agentdraft_lease_json: its current definition. Edit this file to change the function; `agentdraft db migrate`
 -- re-applies it when its text changed (see CONTRIBUTING.md, "Changing a database function").
 -- Before this file, in versioned migrations: 0035_coordination_functions, 0038_json_helpers_cached_plans.
+--
+-- A lease as the API serializes it; plpgsql, as agentdraft_hold_json (0038_json_helpers_cached_plans.sql):
+-- it reads the clock (a lease past its expiry answers "expired"), so the planner cannot inline it.
 CREATE OR REPLACE FUNCTION agentdraft_lease_json(l leases)
  RETURNS jsonb
  LANGUAGE plpgsql
