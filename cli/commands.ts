@@ -1,5 +1,5 @@
 import { runMigrations } from "../db/migrate";
-import { migrationStatus } from "../db/migration-status";
+import { functionsStatus, migrationStatus } from "../db/migration-status";
 import { getDriver } from "../db/client";
 import { migrationUrlWarning } from "../db/config";
 import { operatorActor } from "../lib/platform/actor";
@@ -44,10 +44,13 @@ function required(flags: Flags, name: string, usage: string): string {
 const scopesFrom = (v: string | boolean | undefined): CreateKeyInput["scopes"] =>
   typeof v === "string" ? (v.split(",").map((s) => s.trim()).filter(Boolean) as NonNullable<CreateKeyInput["scopes"]>) : undefined;
 
+/** The function files a migrate applied: named when a few (a change), counted when many (a new database). */
+const appliedNow = (names: string[]) => (names.length === 0 ? "" : names.length <= 5 ? ` (applied now: ${names.join(", ")})` : ` (${names.length} applied now)`);
+
 export const COMMANDS: Record<string, Command> = {
   "db migrate": {
     usage: "agentdraft db migrate",
-    summary: "Apply pending database migrations, then seal any webhook secret still stored in plain text (idempotent).",
+    summary: "Apply pending database migrations and changed database functions, then seal any webhook secret still stored in plain text (idempotent).",
     flags: {},
     needsSchema: false,
     run: async (_flags, notice) => {
@@ -61,7 +64,7 @@ export const COMMANDS: Record<string, Command> = {
       return {
         json: { driver, ...status, sealed_webhook_secrets: sealedSecrets },
         human: [
-          `Database (${driver}) is up to date: ${status.applied} migrations applied, latest ${status.latest}.`,
+          `Database (${driver}) is up to date: ${status.applied} migrations applied, latest ${status.latest}; ${status.functions.total} database functions current${appliedNow(status.functions.applied)}.`,
           ...(sealedSecrets ? [`Sealed ${sealedSecrets} webhook endpoint secret${sealedSecrets === 1 ? "" : "s"} stored in plain text before migration 0047.`] : []),
         ],
       };
@@ -69,18 +72,22 @@ export const COMMANDS: Record<string, Command> = {
   },
   "db status": {
     usage: "agentdraft db status",
-    summary: "Show the driver and which migrations are applied or pending.",
+    summary: "Show the driver, which migrations are applied or pending, and which database functions (db/functions) are newer than the database.",
     flags: {},
     needsSchema: false,
     run: async () => {
       const status = await migrationStatus();
+      const functions = await functionsStatus();
       const driver = await getDriver();
       return {
-        json: { driver, ...status },
+        json: { driver, ...status, functions },
         human: [
           `Driver: ${driver}`,
           `Applied: ${status.applied} (latest ${status.latest ?? "none"})`,
           status.pending.length ? `Pending: ${status.pending.join(", ")} — run \`npx agentdraft db migrate\`` : "Pending: none",
+          functions.pending.length
+            ? `Database functions: ${functions.current} of ${functions.total} current; newer in db/functions: ${functions.pending.join(", ")} — run \`npx agentdraft db migrate\``
+            : `Database functions: ${functions.total} current`,
         ],
       };
     },

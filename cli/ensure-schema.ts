@@ -1,5 +1,5 @@
 import { runMigrations } from "../db/migrate";
-import { migrationStatus } from "../db/migration-status";
+import { functionsStatus, migrationStatus } from "../db/migration-status";
 import { getDriver } from "../db/client";
 import { resolveDatabaseConfig } from "../db/config";
 
@@ -15,12 +15,15 @@ export class SchemaBehindError extends Error {
  */
 export async function ensureSchema(notice: { write(text: string): unknown }): Promise<void> {
   const { pending } = await migrationStatus();
-  if (pending.length === 0) return;
-  if ((await getDriver()) === "pglite") {
+  const embedded = (await getDriver()) === "pglite";
+  // The embedded database also takes a changed function file (db/functions) here, as `npm run dev` does.
+  if (pending.length === 0 && !(embedded && (await functionsStatus()).pending.length > 0)) return;
+  if (embedded) {
     const config = resolveDatabaseConfig();
     const status = await runMigrations();
     const where = config.driver === "pglite" ? config.dataDir : "the embedded database";
-    notice.write(`Migrated the embedded database in ${where} (${pending.length} migration${pending.length === 1 ? "" : "s"}, latest ${status.latest}).\n`);
+    if (pending.length === 0) notice.write(`Applied changed database functions to the embedded database in ${where}: ${status.functions.applied.join(", ")}.\n`);
+    else notice.write(`Migrated the embedded database in ${where} (${pending.length} migration${pending.length === 1 ? "" : "s"}, latest ${status.latest}).\n`);
     return;
   }
   throw new SchemaBehindError(

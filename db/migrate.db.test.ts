@@ -3,15 +3,18 @@ import { sql } from "drizzle-orm";
 import journal from "./migrations/meta/_journal.json";
 import { getDb } from "./client";
 import { runMigrations } from "./migrate";
-import { migrationStatus } from "./migration-status";
+import { functionsStatus, migrationStatus } from "./migration-status";
+import { readFunctionFiles } from "./function-files";
 
 describe("migrations", () => {
-  it("apply every committed migration, and applying again changes nothing", async () => {
+  it("apply every committed migration and function file, and applying again changes nothing", async () => {
     const first = await migrationStatus();
     expect(first.pending).toEqual([]);
     expect(first.applied).toBe(journal.entries.length);
     expect(first.latest).toBe(journal.entries.at(-1)!.tag);
-    expect(await runMigrations()).toEqual(first);
+    const functions = (await readFunctionFiles()).length;
+    expect(await runMigrations()).toEqual({ ...first, functions: { total: functions, applied: [] } });
+    expect(await functionsStatus()).toEqual({ total: functions, current: functions, pending: [] });
   });
 
   it("load btree_gist, so exclusion constraints mixing = and && work", async () => {

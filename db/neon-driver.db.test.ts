@@ -30,9 +30,12 @@ describe.runIf(process.env.AGENTDRAFT_TEST_DB === "postgres")("Neon serverless d
   });
 
   it("runs the same migrations and reports the neon driver", async () => {
+    // A function file the database has no record of is applied through Neon's client too.
+    await (await getDb()).execute(sql`delete from agentdraft_function_versions where name = 'agentdraft_iso'`);
     const status = await runMigrations();
     expect(await getDriver()).toBe("neon");
     expect(status.pending).toEqual([]);
+    expect(status.functions.applied).toEqual(["agentdraft_iso"]);
   });
 
   it("runs interactive transactions with row locks and rolls back on error", async () => {

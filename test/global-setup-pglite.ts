@@ -22,6 +22,9 @@ export default async function setup(project: TestProject) {
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const client = new PGlite({ dataDir: "memory://", extensions: { btree_gist } });
   await migrate(drizzle({ client }), { migrationsFolder: path.resolve(import.meta.dirname, "../db/migrations") });
+  // And the function files (db/functions), as `agentdraft db migrate` does: each file's runMigrations then finds them current.
+  const { applyFunctionFiles, pgliteSession } = await import("../db/function-files");
+  await applyFunctionFiles(pgliteSession(client));
   // Tests compare rows the database stamps with times the code makes: both must read one clock
   // (they do, PGlite reads Node's, also under .ci/future-clock's moved clock).
   const { rows } = await client.query<{ ms: number }>("select extract(epoch from now()) * 1000 as ms");
