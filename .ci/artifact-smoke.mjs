@@ -52,7 +52,7 @@ const check = (ok, what) => {
 /** Runs CLI commands in one process (each start costs seconds): their JSON outputs, in order. */
 function cli(...commands) {
   const script = `
-    const { runCli } = await import("./lib/cli/main.ts");
+    const { runCli } = await import("./cli/main.ts");
     const argv = ${JSON.stringify(commands)};
     const outs = [];
     for (const args of argv) {
