@@ -1,5 +1,6 @@
 import { runMigrations } from "../db/migrate";
-import { functionsStatus, migrationStatus } from "../db/migration-status";
+import { migrationStatus } from "../db/migration-status";
+import { functionsStatus } from "../db/functions-status";
 import { getDriver } from "../db/client";
 import { resolveDatabaseConfig } from "../db/config";
 

@@ -6,7 +6,7 @@ import { resetEnvCache } from "../lib/platform/config/env";
 import { closeDb, getDb } from "./client";
 import { applyFunctionFiles, clientSession, FUNCTIONS_FOLDER, functionStatus, pgliteSession, readFunctionFiles, type SqlSession } from "./function-files";
 import { runMigrations } from "./migrate";
-import { functionsStatus } from "./migration-status";
+import { functionsStatus } from "./functions-status";
 
 const mode = process.env.AGENTDRAFT_TEST_DB;
 const migrationsFolder = path.join(import.meta.dirname, "migrations");

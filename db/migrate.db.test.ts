@@ -3,7 +3,8 @@ import { sql } from "drizzle-orm";
 import journal from "./migrations/meta/_journal.json";
 import { getDb } from "./client";
 import { runMigrations } from "./migrate";
-import { functionsStatus, migrationStatus } from "./migration-status";
+import { migrationStatus } from "./migration-status";
+import { functionsStatus } from "./functions-status";
 import { readFunctionFiles } from "./function-files";
 
 describe("migrations", () => {
