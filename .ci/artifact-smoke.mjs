@@ -138,7 +138,7 @@ try {
   const inbound = (text) => fetch(`${base}/api/inbound/raw?to=${encodeURIComponent(to)}`, { method: "POST", body: text, headers: { authorization: `Bearer ${inboundSecret}`, "content-type": "message/rfc822" } });
   const stored = await inbound(raw("Hello", "<p>Hi <script>alert(1)</script>there</p>", "text/html"));
   const storedBody = await stored.json();
-  check(stored.status === 200 && storedBody.deliveries?.length === 1, `inbound mail is parsed and stored (${stored.status})`);
+  check(stored.status === 200 && storedBody.deliveries?.length === 1, `inbound mail is parsed and stored (${stored.status}${stored.status === 200 ? "" : `: ${JSON.stringify(storedBody)}`})`);
   // Only a worker thread enforces the deadline: on the request's thread this would parse to the end.
   const t = performance.now();
   const slow = await inbound(raw("Slow", "<span>".repeat(200) + "</i>".repeat(8_000_000), "text/html"));
