@@ -179,7 +179,7 @@ export const ENV_DOCS = {
   MAIL_MAX_HTML_ELEMENTS: { group: "Mail", about: "Most HTML elements in a message's HTML body; more is refused whole (`too_many_html_elements`)." },
   MAIL_MAX_HTML_DEPTH: { group: "Mail", about: "Deepest nesting of HTML elements (unclosed ones count); deeper is refused whole (`html_too_deep`)." },
   MAIL_PARSE_WORKERS: { group: "Mail", about: "Worker threads (piscina) that parse and sanitise mail off the server's event loop; `0` parses on it (also the fallback where the worker's source is not deployed)." },
-  MAIL_PARSE_TIMEOUT_MS: { group: "Mail", about: "Longest one message may take to parse; past it its thread is ended and the message refused whole (`parse_timeout`)." },
+  MAIL_PARSE_TIMEOUT_MS: { group: "Mail", about: "Longest one message may take to parse; past it its thread is ended and the message refused whole (`parse_timeout`). Waiting for a busy thread, or for a new one to start, does not count." },
   MAIL_MAX_REFERENCES: { group: "Mail", about: "References ids kept per message: the first and the most recent, trimmed in the middle as RFC 5322 allows." },
   MAIL_MAX_BODY_CHARS: {
     group: "Mail",

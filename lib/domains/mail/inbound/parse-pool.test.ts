@@ -74,6 +74,35 @@ describe("the mail parse pool", () => {
     }
   });
 
+  it("counts MAIL_PARSE_TIMEOUT_MS from when parsing starts, not while a cold thread loads its modules", async () => {
+    await closeParsePool();
+    // A deployment whose thread takes 1.5 s to load (a busy machine, a cold serverless function), with a 300 ms deadline.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentdraft-slowboot-"));
+    const here = process.cwd();
+    fs.mkdirSync(path.join(root, "build"), { recursive: true });
+    fs.writeFileSync(
+      path.join(root, "build/parse-worker.mjs"),
+      `await new Promise((r) => setTimeout(r, 1500));
+export default async (task) => ("warmUp" in task ? { ready: true } : { ok: true, message: { subject: "after a slow start" } });\n`,
+    );
+    process.env.MAIL_PARSE_TIMEOUT_MS = "300";
+    resetEnvCache();
+    process.chdir(root);
+    try {
+      const started = performance.now();
+      await expect(parseMessageOffThread(mail(3))).resolves.toMatchObject({ subject: "after a slow start" });
+      expect(performance.now() - started).toBeGreaterThan(1_400); // it did wait for the thread
+      // The thread is up now: the next message has its whole deadline for itself.
+      await expect(parseMessageOffThread(mail(4))).resolves.toMatchObject({ subject: "after a slow start" });
+    } finally {
+      process.chdir(here);
+      delete process.env.MAIL_PARSE_TIMEOUT_MS;
+      resetEnvCache();
+      await closeParsePool();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("refuses for now (503) when its threads cannot start, rather than letting each message time out and be refused for good", async () => {
     await closeParsePool();
     // A deployment with the worker's source but no TypeScript loader (what the build traced before it bundled the worker).

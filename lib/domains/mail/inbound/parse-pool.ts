@@ -16,6 +16,9 @@ let bootFailed = new AbortController();
 let running = 0;
 const waiting: (() => void)[] = [];
 
+/** How long a thread may take to start (load its modules) before a message is refused for now (503). */
+export const THREAD_START_TIMEOUT_MS = 60_000;
+
 /** How long a sender is asked to wait when every thread is busy and the queue is full. */
 export const PARSE_QUEUE_RETRY_AFTER_SECONDS = 5;
 
@@ -109,11 +112,25 @@ export async function parseMessageOffThread(raw: Buffer, opts: ParseOptions = {}
   await takeThread();
   // One signal for the deadline and the pool's boot failure (a timer of our own: AbortSignal.any
   // holds its sources weakly, and a collected timeout signal would never fire).
-  const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), timeoutMs);
+  let stop = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let starting = false;
   const onBootFailure = () => stop.abort();
   failed.addEventListener("abort", onBootFailure, { once: true });
   try {
+    // A message whose thread must start first waits for it outside its deadline: a cold thread
+    // loads its modules (seconds on a busy machine or a cold serverless function), and that is
+    // not the message's parsing. The start has its own, longer bound.
+    if (p.threads.length < running) {
+      starting = true;
+      timer = setTimeout(() => stop.abort(), THREAD_START_TIMEOUT_MS);
+      await p.run({ warmUp: true }, { signal: stop.signal });
+      clearTimeout(timer);
+      starting = false;
+      stop = new AbortController();
+      if (failed.aborted) stop.abort();
+    }
+    timer = setTimeout(() => stop.abort(), timeoutMs);
     outcome = await p.run({ raw: new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength), opts: full }, { signal: stop.signal });
   } catch (err) {
     if (failed.aborted) {
@@ -123,6 +140,9 @@ export async function parseMessageOffThread(raw: Buffer, opts: ParseOptions = {}
         void p.destroy();
       }
       throw new AppError("service_unavailable", "The mail parser could not start; nothing was stored. Try again shortly.", { reason: "parser_unavailable" }, { "retry-after": "30" });
+    }
+    if (starting) {
+      throw new AppError("service_unavailable", `The mail parser did not start within ${THREAD_START_TIMEOUT_MS / 1000} s; nothing was stored. Try again shortly.`, { reason: "parser_unavailable" }, { "retry-after": "30" });
     }
     if ((err as Error).name === "AbortError" || (err as Error).name === "TimeoutError") {
       throw mailRejected("parse_timeout", `The message took longer than ${timeoutMs} ms to parse (MAIL_PARSE_TIMEOUT_MS).`, timeoutMs);
@@ -137,6 +157,7 @@ export async function parseMessageOffThread(raw: Buffer, opts: ParseOptions = {}
     failed.removeEventListener("abort", onBootFailure);
     releaseThread();
   }
+  if ("ready" in outcome) throw new Error("mail parse worker: answered a message as a warm-up");
   if (!outcome.ok) {
     const e = outcome.error;
     if ("code" in e) throw new AppError(e.code, e.message, e.extra);

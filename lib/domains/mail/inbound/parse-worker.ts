@@ -3,10 +3,16 @@
 import { AppError } from "../../../platform/errors";
 import { parseMessage, type ParseOptions, type ParsedMessage } from "./parse-message";
 
-export type ParseTask = { raw: Uint8Array; opts: ParseOptions };
-export type ParseOutcome = { ok: true; message: ParsedMessage } | { ok: false; error: { code: AppError["code"]; message: string; extra: AppError["extra"] } | { message: string } };
+/** A message to parse, or `warmUp`: start the thread (load its modules) and answer at once. */
+export type ParseTask = { raw: Uint8Array; opts: ParseOptions } | { warmUp: true };
+export type ParseOutcome =
+  | { ok: true; message: ParsedMessage }
+  | { ok: false; error: { code: AppError["code"]; message: string; extra: AppError["extra"] } | { message: string } }
+  | { ready: true };
 
-export default async function parseTask({ raw, opts }: ParseTask): Promise<ParseOutcome> {
+export default async function parseTask(task: ParseTask): Promise<ParseOutcome> {
+  if ("warmUp" in task) return { ready: true };
+  const { raw, opts } = task;
   try {
     return { ok: true, message: await parseMessage(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), opts) };
   } catch (err) {
