@@ -9,8 +9,8 @@ export const SYSTEM_LABELS = ["unread", "sent", "draft", "spam"] as const;
 export type SystemLabel = (typeof SYSTEM_LABELS)[number];
 export const isSystemLabel = (l: string): l is SystemLabel => (SYSTEM_LABELS as readonly string[]).includes(l);
 
-/** Label names: lower case, 1-50 characters, a letter or digit then letters, digits and `. _ - / :`. */
-export const LABEL_PATTERN = /^[a-z0-9][a-z0-9._\/:-]{0,49}$/;
+/** Label names: 1-50 characters, a letter or digit then letters, digits and `. _ - / :`; case-insensitive (stored lower case: the schema lower-cases before this check). */
+export const LABEL_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9._\/:-]{0,49}$/;
 export const LABEL_MAX_CHARS = 50;
 /** Labels a person or agent may put on one message or one thread (system labels not counted). */
 export const MAX_LABELS = 20;
