@@ -5,7 +5,7 @@
  * these are composed here. Each has the text part and, where the client sends one, its HTML part.
  * `reply` is the new text a reader should see; `quoted` must not be in it.
  */
-export type ReplyShape = { name: string; client: string; lang: string; text: string; html?: string; reply: string; quoted: string };
+export type ReplyShape = { name: string; client: string; lang: string; subject?: string; text: string; html?: string; reply: string; quoted: string };
 
 const gmailQuoteStyle = 'style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex"';
 
@@ -134,6 +134,33 @@ export const REPLY_SHAPES: ReplyShape[] = [
     text: "Voy en camino.\n\nEnviado desde mi teléfono Android\n\nEl lun., 30 de noviembre de 2026 16:12, Lucía García <lucia@example.es> escribió:\n\n> ¿Llegas a las cuatro?\n",
     reply: "Voy en camino.",
     quoted: "Llegas a las cuatro",
+  },
+  {
+    // Answers between quoted lines: the quotes are the context, so the text stays whole.
+    name: "inline-reply",
+    client: "Thunderbird / mutt (interleaved)",
+    lang: "en",
+    text: "Bob Smith <bob@example.com> wrote:\n> Can you do Thursday?\n\nYes.\n\n> And bring the slides?\n\nSure, I'll bring them.\n\nAnna\n",
+    reply: "Bob Smith <bob@example.com> wrote:\n> Can you do Thursday?\n\nYes.\n\n> And bring the slides?\n\nSure, I'll bring them.\n\nAnna",
+    quoted: "\u0000",
+  },
+  {
+    // A forward's header block looks like a reply's: the subject says it is the content.
+    name: "outlook-forward",
+    client: "Outlook (desktop)",
+    lang: "en",
+    subject: "FW: Invoice 42",
+    text: "See below.\n\n________________________________\nFrom: Bob Smith <bob@example.com>\nSent: Monday, November 30, 2026 4:12 PM\nTo: Anna Meyer <anna@example.org>\nSubject: Invoice 42\n\nPlease pay invoice 42 by Friday.\n",
+    reply: "See below.\n\n________________________________\nFrom: Bob Smith <bob@example.com>\nSent: Monday, November 30, 2026 4:12 PM\nTo: Anna Meyer <anna@example.org>\nSubject: Invoice 42\n\nPlease pay invoice 42 by Friday.",
+    quoted: "\u0000",
+  },
+  {
+    name: "apple-mail-forward",
+    client: "Apple Mail (macOS)",
+    lang: "en",
+    text: "Begin forwarded message:\n\nFrom: Bob Smith <bob@example.com>\nSubject: Invoice 42\nDate: 30 November 2026 at 16:12:00 CET\nTo: Anna Meyer <anna@example.org>\n\nPlease pay invoice 42 by Friday.\n",
+    reply: "Begin forwarded message:\n\nFrom: Bob Smith <bob@example.com>\nSubject: Invoice 42\nDate: 30 November 2026 at 16:12:00 CET\nTo: Anna Meyer <anna@example.org>\n\nPlease pay invoice 42 by Friday.",
+    quoted: "\u0000",
   },
   {
     // Nothing quoted: the text stays whole (a "Regards," sign-off is taken for a signature).

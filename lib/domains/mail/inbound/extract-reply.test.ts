@@ -14,7 +14,7 @@ afterEach(() => {
 describe("reply extraction on the reply shapes of common clients", () => {
   for (const shape of REPLY_SHAPES) {
     it(`${shape.name} (${shape.client}, ${shape.lang}): the new text only`, () => {
-      const out = extractReply(shape.text, null);
+      const out = extractReply(shape.text, null, shape.subject);
       expect(out.fallback).toBeNull();
       expect(squashSpace(out.text)).toBe(squashSpace(shape.reply));
       expect(out.text).not.toContain(shape.quoted);
@@ -22,7 +22,7 @@ describe("reply extraction on the reply shapes of common clients", () => {
     if (shape.html) {
       it(`${shape.name}: the same cut in the sanitised HTML`, () => {
         const html = sanitised(shape.html!);
-        const out = extractReply(shape.text, html);
+        const out = extractReply(shape.text, html, shape.subject);
         expect(out.html).not.toBeNull();
         expect(out.html).not.toContain(shape.quoted);
         // The new text survives the cut (its first line at least), and the HTML is shorter.

@@ -10,7 +10,8 @@ type Element = Extract<AnyNode, { name: string; children: unknown }>;
  * (attribution lines of Gmail, Outlook, Apple Mail in many languages, Outlook header blocks,
  * `-----Original Message-----`, `-- ` signatures, "Sent from my iPhone"...). HTML: cut where the
  * text's quoted part starts (its first line found in the HTML's text), else at the first
- * `<blockquote>`. Bounded: the parser reads the first EXTRACT_SCAN_CHARS of text, the HTML cut
+ * `<blockquote>`. Forwards (by subject or marker line) and inline replies (answers between quoted
+ * lines) are kept whole: there the quoted part is the content. Bounded: the parser reads the first EXTRACT_SCAN_CHARS of text, the HTML cut
  * runs on at most EXTRACT_HTML_MAX_CHARS. Never throws: on any failure the full text stands in
  * and `fallback` says why.
  */
@@ -29,12 +30,25 @@ type TextCut = { text: string; quoteStart: string | null };
 /** An attribution line left above the quote (Gmail's Japanese "2026年11月30日(月) 16:12 名前 <a@b>:"): it names the quoted mail, not new text. */
 const DANGLING_ATTRIBUTION = /\n[^\n]*(?:<[^<>\s]+@[^<>\s]+>|\d{1,2}:\d{2})[^\n]*[:：]\s*$/;
 
-export function extractReplyText(text: string): TextCut {
+/** A forward's subject (Fwd:, FW:, WG:, TR:, RV:, Doorst:, ENC:, 転送:) or its marker line: what follows is the content, not history. */
+const FORWARD_SUBJECT = /^\s*(?:fwd?|wg|tr|rv|doorst|enc|転送)\s*[:：]/i;
+const FORWARD_MARKER = /^[\s>-]*(?:begin forwarded message|-+ ?forwarded message|-+ ?weitergeleitete nachricht|-+ ?message transféré|-+ ?mensaje reenviado|-+ ?doorgestuurd bericht|-+ ?転送されたメッセージ)/im;
+
+export function extractReplyText(text: string, subject = ""): TextCut {
+  if (FORWARD_SUBJECT.test(subject) || FORWARD_MARKER.test(text.slice(0, EXTRACT_SCAN_CHARS))) return { text: text.trim(), quoteStart: null };
   const scanned = text.slice(0, EXTRACT_SCAN_CHARS);
   const fragments = new EmailReplyParser().read(scanned).getFragments();
-  const visible = fragments.filter((f) => !f.isHidden()).map((f) => f.getContent()).join("\n").trim();
+  const visible = fragments
+    .filter((f) => !f.isHidden())
+    .map((f) => f.getContent())
+    .join("\n")
+    .replace(/~*$/, "")
+    .trim();
   const hidden = fragments.find((f) => f.isHidden() && f.getContent().trim());
   if (!hidden) return { text: text.trim(), quoteStart: null };
+  // Answers written between quoted lines (inline replies) make sense only with the quotes: keep it whole.
+  const firstQuoted = fragments.findIndex((f) => f.isQuoted() && f.getContent().trim());
+  if (firstQuoted >= 0 && fragments.slice(firstQuoted + 1).some((f) => !f.isHidden() && f.getContent().trim())) return { text: text.trim(), quoteStart: null };
   const cut = visible.replace(DANGLING_ATTRIBUTION, "").trim();
   const dropped = visible.length > cut.length ? visible.slice(cut.length) : hidden.getContent();
   const firstLine = dropped.split("\n").map((l) => l.replace(/^[>\s]+/, "").trim()).find((l) => squash(l).length > 0) ?? null;
@@ -104,9 +118,9 @@ export function extractReplyHtml(html: string, quoteStart: string | null): strin
   return DomUtils.getOuterHTML(doc.children);
 }
 
-export function extractReply(text: string, html: string | null): Extraction {
+export function extractReply(text: string, html: string | null, subject = ""): Extraction {
   try {
-    const cut = extractReplyText(text);
+    const cut = extractReplyText(text, subject);
     // Past the scanned part with no quote found in it, the new text may go on: keep the full text.
     if (!cut.quoteStart && text.length > EXTRACT_SCAN_CHARS) return { text, html, fallback: "too_large" };
     const extractedHtml = html === null ? null : html.length > EXTRACT_HTML_MAX_CHARS ? html : extractReplyHtml(html, cut.quoteStart);

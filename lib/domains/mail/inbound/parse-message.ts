@@ -162,7 +162,7 @@ export async function parseMessage(raw: Buffer, opts: ParseOptions = {}): Promis
   const plain = stripInvisible((mail.text ?? markdownFromHtml ?? "").trimEnd());
   const subject = stripInvisible(mail.subject ?? "");
   // Bounded (the first 64 KB of text, HTML up to 512 KB) and never fatal: on failure the full text stands in.
-  const extracted = extractReply(plain.text, html?.html ?? null);
+  const extracted = extractReply(plain.text, html?.html ?? null, subject.text);
   const delivered = ["delivered-to", "x-original-to", "envelope-to"].map((h) => headerText(mail, h)).filter((v): v is string => !!v);
   const recipients = [...new Set([...to, ...cc].map((a) => a.email).concat(delivered.map((d) => d.trim().toLowerCase())))];
 
