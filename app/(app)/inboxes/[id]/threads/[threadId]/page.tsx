@@ -9,6 +9,8 @@ import { AppError } from "@/lib/platform/errors";
 import { Card, PageHeader, secondaryButtonClass } from "../../../../_components/ui";
 import { Time } from "../../../../_components/time";
 import { LabelChips, MessageBody, SecurityFlags, StatusBadge } from "../../../message-parts";
+import { ThreadLabelsForm } from "../../../inbox-forms";
+import { hasRole } from "@/lib/domains/members/roles";
 
 export const metadata: Metadata = { title: "Thread" };
 
@@ -29,9 +31,10 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
           Back to the inbox
         </Link>
       </PageHeader>
-      <div className="mb-4">
+      <div className="mb-2">
         <LabelChips labels={labels} />
       </div>
+      {hasRole(member.role, "approver") ? <ThreadLabelsForm inboxId={id} threadId={threadId} /> : null}
       <ol className="space-y-4">
         {messages.map((m) => (
           <li key={m.id} id={m.id} data-testid="thread-message">
