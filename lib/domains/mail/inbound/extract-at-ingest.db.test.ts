@@ -39,7 +39,7 @@ describe("extracted text at ingest (raw MIME through the parse worker and the re
         expect(m.html_sanitized, shape.name).toContain(shape.quoted);
       } else expect(m.extracted_html).toBeNull();
     }
-  });
+  }, 180_000); // about 20 messages through the parse worker, one after another, on a loaded machine
 
   it("reads charsets other than UTF-8: an Outlook reply in ISO-8859-1 quoted-printable", async () => {
     const { key, inbox } = await newAgentInbox(api);
