@@ -16,6 +16,7 @@ export * from "./threads";
 export * from "./messages";
 export * from "./message-sources";
 export * from "./attachments";
+export * from "./labels";
 export * from "./approvals";
 export * from "./webhook-endpoints";
 export * from "./webhook-deliveries";

@@ -49,6 +49,14 @@ export const messages = pgTable(
     date: timestamp("date", { withTimezone: true, mode: "date" }),
     text: text("text").notNull(),
     textReply: text("text_reply").notNull(),
+    /** The new text without quoted history and signature, computed at ingest; null: not computed (mail stored before it was). */
+    extractedText: text("extracted_text"),
+    /** The same cut in html_sanitized, where the message has HTML. */
+    extractedHtml: text("extracted_html"),
+    /** Why extracted_text is the full text instead ("error", "too_large"); null when extraction worked. */
+    extractionFallback: text("extraction_fallback", { enum: ["error", "too_large"] }),
+    /** Received mail the inbox's agent has not opened yet (the `unread` label). Mail stored before reads were tracked counts as read. */
+    unread: boolean("unread").notNull().default(false),
     markdown: text("markdown").notNull(),
     htmlSanitized: text("html_sanitized"),
     headersOfNote: jsonb("headers_of_note").$type<Record<string, string | null>>().notNull(),
@@ -85,6 +93,7 @@ export const messages = pgTable(
     index("messages_inbound_trace_idx").on(t.workspaceId, t.traceId).where(sql`direction = 'inbound'`),
     index("messages_approval_idx").on(t.approvalId).where(sql`approval_id is not null`),
     index("messages_send_queue_idx").on(t.nextSendAt).where(sql`status = 'queued'`),
+    index("messages_unread_idx").on(t.inboxId, t.id).where(sql`unread`),
   ],
 );
 

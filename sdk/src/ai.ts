@@ -45,6 +45,8 @@ const ROUTES: Record<Exclude<AgentDraftToolName, "next_handoff">, Route> = {
   get_message: { method: "GET", path: "/v1/messages/{id}", id: "message_id" },
   list_threads: { method: "GET", path: "/v1/inboxes/{id}/threads", id: "inbox_id" },
   get_thread: { method: "GET", path: "/v1/threads/{id}", id: "thread_id" },
+  label_message: { method: "POST", path: "/v1/messages/{id}/labels", id: "message_id" },
+  label_thread: { method: "POST", path: "/v1/threads/{id}/labels", id: "thread_id" },
   send_message: { method: "POST", path: "/v1/inboxes/{id}/messages", id: "inbox_id" },
   reply_to_message: { method: "POST", path: "/v1/messages/{id}/reply", id: "message_id" },
   list_calendars: { method: "GET", path: "/v1/calendars" },

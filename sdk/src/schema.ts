@@ -421,7 +421,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an inbox's threads, newest first */
+        /**
+         * List an inbox's threads, newest first
+         * @description `label` keeps the threads with that label: one put on the thread, or a system label any of its messages has.
+         */
         get: operations["listThreads"];
         put?: never;
         post?: never;
@@ -522,6 +525,46 @@ export interface paths {
         get: operations["downloadMessageSource"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add and remove a message's labels
+         * @description Labels are lower case, 1-50 characters (a letter or digit, then letters, digits, `.`, `_`, `-`, `/`, `:`), at most 20 on one message or thread, scoped to the workspace. System labels follow the mail's state: `unread` (received mail the inbox's agent has not opened: adding or removing it marks the mail unread or read), `sent`, `draft` (held for approval) and `spam` (sender authentication failed); only `unread` can be changed by hand. Adding a label it already has, or removing one it lacks, changes nothing. An agent-bound key labels only its own inboxes' mail (404 otherwise).
+         */
+        post: operations["labelMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/threads/{id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add and remove a thread's labels
+         * @description Labels are lower case, 1-50 characters (a letter or digit, then letters, digits, `.`, `_`, `-`, `/`, `:`), at most 20 on one message or thread, scoped to the workspace. System labels follow the mail's state: `unread` (received mail the inbox's agent has not opened: adding or removing it marks the mail unread or read), `sent`, `draft` (held for approval) and `spam` (sender authentication failed); only `unread` can be changed by hand. Adding a label it already has, or removing one it lacks, changes nothing. An agent-bound key labels only its own inboxes' mail (404 otherwise). On a thread, adding `unread` marks its newest received message unread and removing it marks all of them read; its system labels are those of any of its messages.
+         */
+        post: operations["labelThread"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1385,11 +1428,20 @@ export interface components {
             }[];
             subject: string;
             date: string | null;
+            /** @description the new text, without quoted history and signature: what to read first. null: not computed (mail stored before it was): read `text` */
+            extracted_text: string | null;
+            /** @description set when extracted_text is the full text because extraction failed (`error`) or found no quote in the first 64 KB of a longer text (`too_large`) */
+            extraction_fallback: ("error" | "too_large") | null;
+            /** @description the whole text, quoted history included */
             text: string;
-            /** @description the new text, without quoted history and signature */
+            /** @description the older name of extracted_text (the same text) */
             text_reply: string;
             markdown: string;
             html_sanitized: string | null;
+            /** @description html_sanitized without quoted history and signature; null without HTML (or not computed) */
+            extracted_html: string | null;
+            /** @description system labels (unread, sent, draft, spam) first, then those put on by hand */
+            labels: string[];
             /** @description text, markdown or html_sanitized was cut at MAIL_MAX_BODY_CHARS characters; the whole message is at GET /v1/messages/{id}/raw */
             body_truncated: boolean;
             attachments: {
@@ -1447,6 +1499,8 @@ export interface components {
             inbox_id: string;
             subject: string;
             message_count: number;
+            /** @description system labels any of its messages has, then those put on the thread by hand */
+            labels: string[];
             /** Format: date-time */
             last_message_at: string;
             /** Format: date-time */
@@ -1460,11 +1514,21 @@ export interface components {
             inbox_id: string;
             subject: string;
             message_count: number;
+            /** @description system labels any of its messages has, then those put on the thread by hand */
+            labels: string[];
             /** Format: date-time */
             last_message_at: string;
             /** Format: date-time */
             created_at: string;
             messages: components["schemas"]["Message"][];
+        };
+        Labels: {
+            /** @constant */
+            object: "labels";
+            /** @description the message (msg_...) or thread (thr_...) */
+            id: string;
+            /** @description system labels first, then the others in name order */
+            labels: string[];
         };
         Approval: {
             /** @description appr_... */
@@ -4303,6 +4367,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 starting_after?: string;
+                /** @description only those with this label: a system label (unread, sent, draft, spam) or one put on by hand */
+                label?: string;
                 /** @description full-text search in subject and body */
                 q?: string;
                 /** @description sender address */
@@ -4519,6 +4585,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 starting_after?: string;
+                /** @description only those with this label: a system label (unread, sent, draft, spam) or one put on by hand */
+                label?: string;
             };
             header?: {
                 /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
@@ -4991,6 +5059,234 @@ export interface operations {
             };
             /** @description Not found (including ids of other workspaces) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    labelMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description labels to put on (at most 20 on one message or thread); `unread` marks received mail unread
+                     * @default []
+                     */
+                    add?: string[];
+                    /**
+                     * @description labels to take off; `unread` marks received mail read
+                     * @default []
+                     */
+                    remove?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The message's labels now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Labels"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    labelThread: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description labels to put on (at most 20 on one message or thread); `unread` marks received mail unread
+                     * @default []
+                     */
+                    add?: string[];
+                    /**
+                     * @description labels to take off; `unread` marks received mail read
+                     * @default []
+                     */
+                    remove?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The thread's labels now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Labels"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

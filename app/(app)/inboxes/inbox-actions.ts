@@ -7,7 +7,8 @@ import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-act
 import { memberActor } from "@/lib/domains/members/memberships";
 import { createInbox, getInbox, updateInbox } from "@/lib/domains/mail/inboxes";
 import { deleteInbox } from "@/lib/domains/mail/delete-inbox";
-import { createInboxInput, updateInboxInput } from "@/lib/domains/mail/schemas";
+import { changeLabelsInput, createInboxInput, updateInboxInput } from "@/lib/domains/mail/schemas";
+import { labelThread } from "@/lib/domains/mail/read-mail";
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 // A textarea: one rule a line (commas work too); blank lines ignored.
@@ -55,5 +56,19 @@ export async function deleteInboxAction(_prev: ActionState, form: FormData): Pro
     await deleteInbox(actor, inbox_id);
     revalidatePath("/inboxes");
     redirect("/inboxes");
+  });
+}
+
+// Labels typed in a field: separated by commas or spaces; blank: none.
+const labelList = z.preprocess((v) => (typeof v === "string" ? v.split(/[\s,]+/).filter(Boolean) : []), z.array(z.string()).max(20));
+const labelForm = z.object({ inbox_id: z.string().min(1).max(100), thread_id: z.string().min(1).max(100), add: labelList, remove: labelList });
+
+/** Approvers and above add and remove a thread's labels (the same rules as the API). */
+export async function labelThreadAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("approver", "label threads", labelForm, form, async ({ member }, { inbox_id, thread_id, add, remove }) => {
+    const { labels } = await labelThread(memberActor(member), thread_id, changeLabelsInput.parse({ add, remove }));
+    revalidatePath(`/inboxes/${inbox_id}/threads/${thread_id}`);
+    revalidatePath(`/inboxes/${inbox_id}`);
+    return { ok: true, message: labels.length ? `Labels: ${labels.join(", ")}.` : "No labels." };
   });
 }

@@ -1,7 +1,7 @@
 import type { InboxRow } from "@/db/schema";
 import { ActionForm } from "../_components/action-form";
 import { Card, Field, dangerButtonClass, inputClass } from "../_components/ui";
-import { createInboxAction, deleteInboxAction, updateInboxRulesAction } from "./inbox-actions";
+import { createInboxAction, deleteInboxAction, labelThreadAction, updateInboxRulesAction } from "./inbox-actions";
 
 const RULES_HINT = "One a line: an address (a@b.com) or a domain (@b.com).";
 
@@ -63,5 +63,24 @@ export function InboxSettingsCard({ inbox }: { inbox: InboxRow }) {
         </ActionForm>
       </details>
     </Card>
+  );
+}
+
+/** On a thread's page: add and remove its labels (system labels follow the mail; only unread can be changed). */
+export function ThreadLabelsForm({ inboxId, threadId }: { inboxId: string; threadId: string }) {
+  return (
+    <details className="mb-4">
+      <summary className="cursor-pointer text-sm text-slate-700">Change labels</summary>
+      <ActionForm action={labelThreadAction} submit="Save labels" className="mt-2 flex flex-wrap items-end gap-3">
+        <input type="hidden" name="inbox_id" value={inboxId} />
+        <input type="hidden" name="thread_id" value={threadId} />
+        <Field label="Add" name="add" hint="Separated by commas; letters, digits, . _ - / :">
+          <input id="add" name="add" maxLength={1100} className={inputClass} placeholder="needs-human, billing" aria-describedby="add-hint" />
+        </Field>
+        <Field label="Remove" name="remove">
+          <input id="remove" name="remove" maxLength={1100} className={inputClass} placeholder="unread" />
+        </Field>
+      </ActionForm>
+    </details>
   );
 }

@@ -19,6 +19,22 @@ export function StatusBadge({ status }: { status: Message["status"] }) {
   );
 }
 
+const SYSTEM_LABEL_TONE: Record<string, "indigo" | "green" | "amber" | "red"> = { unread: "indigo", sent: "green", draft: "amber", spam: "red" };
+
+/** A message's or thread's labels as chips: system labels coloured, the others plain. */
+export function LabelChips({ labels }: { labels: string[] }) {
+  if (!labels.length) return null;
+  return (
+    <ul className="flex flex-wrap gap-1" aria-label="Labels" data-testid="labels">
+      {labels.map((l) => (
+        <li key={l}>
+          <Badge tone={SYSTEM_LABEL_TONE[l] ?? "slate"}>{l}</Badge>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** What sanitising removed and what looks suspicious, said plainly; nothing is hidden from the reader. */
 export function SecurityFlags({ m }: { m: Message }) {
   const s = m.security;

@@ -3,6 +3,7 @@ import { queryable } from "../../../db/transaction";
 import { agents, inboxes, messages, threads } from "../../../db/schema";
 import type { Actor } from "../../platform/actor";
 import { getInbox } from "./inboxes";
+import { labelsOfThreads } from "./labels";
 
 const flagged = sql<number>`count(*) filter (where jsonb_array_length(${messages.security}->'injection_signals') > 0 or (${messages.security}->>'auth_failed')::boolean)`;
 
@@ -48,5 +49,6 @@ export async function threadOverview(actor: Actor, inboxId: string, limit = 100)
         .groupBy(messages.threadId)
     : [];
   const none = { flagged: 0, automated: 0, undelivered: 0, captured: 0 };
-  return { inbox, threads: rows.map((t) => ({ ...t, ...(counts.find((c) => c.threadId === t.id) ?? none) })) };
+  const labels = await labelsOfThreads(rows.map((r) => r.id));
+  return { inbox, threads: rows.map((t) => ({ ...t, ...(counts.find((c) => c.threadId === t.id) ?? none), labels: labels.get(t.id) ?? [] })) };
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "../../platform/api/operation";
 import { listOf } from "../../platform/api/common-schemas";
 import { paginationQuery } from "../../platform/api/pagination";
-import { createInboxInput, inboxSchema, listMessagesQuery, messageSchema, replyInput, sendMessageInput, threadSchema, threadWithMessagesSchema, updateInboxInput } from "./schemas";
+import { changeLabelsInput, createInboxInput, inboxSchema, labelsSchema, listMessagesQuery, listThreadsQuery, messageSchema, replyInput, sendMessageInput, threadSchema, threadWithMessagesSchema, updateInboxInput } from "./schemas";
 
 const tag = "Mail";
 const scope = "mail" as const;
@@ -68,9 +68,10 @@ export const listThreadsOp = defineOperation({
   path: "/v1/inboxes/{id}/threads",
   operationId: "listThreads",
   summary: "List an inbox's threads, newest first",
+  description: "`label` keeps the threads with that label: one put on the thread, or a system label any of its messages has.",
   tag,
   scope,
-  query: paginationQuery,
+  query: listThreadsQuery,
   responses: { 200: { description: "A page of threads", schema: listOf(threadSchema) } },
 });
 
@@ -148,4 +149,33 @@ export const replyToMessageOp = defineOperation({
     201: { description: "The reply, in the same shape as received mail", schema: messageSchema },
     202: { description: "Held for a person's approval: the reply, `pending_approval`, with its `approval_id`", schema: messageSchema },
   },
+});
+
+const labelsDescription =
+  "Labels are lower case, 1-50 characters (a letter or digit, then letters, digits, `.`, `_`, `-`, `/`, `:`), at most 20 on one message or thread, scoped to the workspace. " +
+  "System labels follow the mail's state: `unread` (received mail the inbox's agent has not opened: adding or removing it marks the mail unread or read), `sent`, `draft` (held for approval) and `spam` (sender authentication failed); only `unread` can be changed by hand. " +
+  "Adding a label it already has, or removing one it lacks, changes nothing. An agent-bound key labels only its own inboxes' mail (404 otherwise).";
+
+export const labelMessageOp = defineOperation({
+  method: "POST",
+  path: "/v1/messages/{id}/labels",
+  operationId: "labelMessage",
+  summary: "Add and remove a message's labels",
+  description: labelsDescription,
+  tag,
+  scope,
+  body: changeLabelsInput,
+  responses: { 200: { description: "The message's labels now", schema: labelsSchema } },
+});
+
+export const labelThreadOp = defineOperation({
+  method: "POST",
+  path: "/v1/threads/{id}/labels",
+  operationId: "labelThread",
+  summary: "Add and remove a thread's labels",
+  description: `${labelsDescription} On a thread, adding \`unread\` marks its newest received message unread and removing it marks all of them read; its system labels are those of any of its messages.`,
+  tag,
+  scope,
+  body: changeLabelsInput,
+  responses: { 200: { description: "The thread's labels now", schema: labelsSchema } },
 });

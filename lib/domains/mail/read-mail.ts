@@ -8,7 +8,8 @@ import { page, type Pagination } from "../../platform/api/pagination";
 import { getInbox } from "./inboxes";
 import { serializeMessage } from "./serialize";
 import { sourceStream } from "./message-source";
-import type { listMessagesQuery } from "./schemas";
+import type { listMessagesQuery, listThreadsQuery } from "./schemas";
+import { changeLabels, labelsOfMessages, labelsOfThreads, markRead, messageLabelFilter, threadLabelFilter, type LabelChange } from "./labels";
 import { claimable } from "../claims";
 import { recordReads } from "../taint";
 
@@ -31,7 +32,8 @@ async function withAttachments(actor: Actor, rows: MessageRow[]) {
   await recordReads(actor, rows);
   const q = await queryable();
   const atts = await q.select(attachmentColumns).from(attachments).where(inArray(attachments.messageId, rows.map((r) => r.id)));
-  return rows.map((m) => serializeMessage(m, atts.filter((a) => a.messageId === m.id)));
+  const labels = await labelsOfMessages(rows.map((r) => r.id));
+  return rows.map((m) => serializeMessage(m, atts.filter((a) => a.messageId === m.id), labels.get(m.id)));
 }
 
 export async function listMessages(actor: Actor, inboxId: string, f: z.output<typeof listMessagesQuery>) {
@@ -44,6 +46,7 @@ export async function listMessages(actor: Actor, inboxId: string, f: z.output<ty
   if (f.direction) where.push(eq(messages.direction, f.direction));
   if (f.automated) where.push(eq(messages.automated, f.automated === "true"));
   if (f.claimable) where.push(and(eq(messages.direction, "inbound"), claimable));
+  if (f.label) where.push(messageLabelFilter(f.label));
   if (f.starting_after) where.push(lt(messages.id, f.starting_after));
   const rows = await q.select().from(messages).where(and(...where)).orderBy(desc(messages.id)).limit(f.limit + 1);
   const { items, hasMore } = page(rows, f.limit);
@@ -61,29 +64,66 @@ export async function findMessage(actor: Actor, id: string): Promise<MessageRow>
   return row;
 }
 
+/**
+ * One message, opened: when the reader is the inbox's own agent, received mail stops being
+ * `unread` (lists do not mark anything read; a workspace key or a person reading changes nothing).
+ */
 export async function getMessage(actor: Actor, id: string) {
-  return (await withAttachments(actor, [await findMessage(actor, id)]))[0]!;
+  const row = await findMessage(actor, id);
+  await openedBy(actor, row.inboxId, [row]);
+  return (await withAttachments(actor, [row]))[0]!;
 }
 
-export async function listThreads(actor: Actor, inboxId: string, p: Pagination) {
+async function openedBy(actor: Actor, inboxId: string, rows: MessageRow[]) {
+  if (actor.type !== "key" || !actor.agentId || !rows.some((r) => r.unread)) return;
+  const inbox = await getInbox(actor, inboxId);
+  if (inbox.agentId !== actor.agentId) return;
+  await markRead(actor, inbox.agentId, rows);
+  for (const r of rows) if (r.direction === "inbound") r.unread = false;
+}
+
+export async function listThreads(actor: Actor, inboxId: string, p: Pagination & Partial<z.output<typeof listThreadsQuery>>) {
   await getInbox(actor, inboxId);
   const q = await queryable();
   const where: (SQL | undefined)[] = [eq(threads.inboxId, inboxId)];
+  if (p.label) where.push(threadLabelFilter(p.label));
   if (p.starting_after) where.push(lt(threads.id, p.starting_after));
   const rows = await q.select().from(threads).where(and(...where)).orderBy(desc(threads.id)).limit(p.limit + 1);
-  return page(rows, p.limit);
+  const { items, hasMore } = page(rows, p.limit);
+  const labels = await labelsOfThreads(items.map((t) => t.id));
+  return { items: items.map((t) => ({ thread: t, labels: labels.get(t.id) ?? [] })), hasMore };
 }
 
-/** A thread with its messages, oldest first. */
-export async function getThread(actor: Actor, id: string) {
+async function findThread(actor: Actor, id: string) {
   const q = await queryable();
   const [thread] = await q.select().from(threads).where(and(eq(threads.id, id), eq(threads.workspaceId, actor.workspaceId)));
   if (!thread) throw notFound("thread", id);
   await getInbox(actor, thread.inboxId).catch(() => {
     throw notFound("thread", id);
   });
+  return thread;
+}
+
+/** A thread with its messages, oldest first (opened: see getMessage). */
+export async function getThread(actor: Actor, id: string) {
+  const q = await queryable();
+  const thread = await findThread(actor, id);
   const rows = await q.select().from(messages).where(eq(messages.threadId, id)).orderBy(asc(messages.createdAt), asc(messages.id));
-  return { thread, messages: await withAttachments(actor, rows) };
+  await openedBy(actor, thread.inboxId, rows);
+  const shown = await withAttachments(actor, rows);
+  return { thread, labels: (await labelsOfThreads([id])).get(id) ?? [], messages: shown };
+}
+
+/** Adds and removes labels on a message the actor may read (an agent-bound key: its own inboxes'; 404 otherwise). */
+export async function labelMessage(actor: Actor, id: string, change: LabelChange) {
+  await findMessage(actor, id);
+  return { object: "labels" as const, id, labels: await changeLabels(actor, { kind: "message", id }, change) };
+}
+
+/** Adds and removes labels on a thread the actor may read. */
+export async function labelThread(actor: Actor, id: string, change: LabelChange) {
+  await findThread(actor, id);
+  return { object: "labels" as const, id, labels: await changeLabels(actor, { kind: "thread", id }, change) };
 }
 
 export async function getAttachment(actor: Actor, messageId: string, attachmentId: string) {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { paginationQuery } from "../../platform/api/pagination";
 import { MESSAGE_STATUSES } from "../../../db/schema";
 import { idField } from "../../platform/api/id-field";
+import { LABEL_MAX_CHARS, LABEL_PATTERN, MAX_LABELS, SYSTEM_LABELS } from "./labels";
 
 const senderRule = z
   .string()
@@ -31,7 +32,36 @@ export const updateInboxInput = z
   })
   .refine((v) => Object.keys(v).length > 0, { message: "give at least one field to change" });
 
+/** A label name: lower-cased, then checked against LABEL_PATTERN (lib/domains/mail/labels.ts). */
+export const labelName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(LABEL_MAX_CHARS)
+  .regex(LABEL_PATTERN, `1-${LABEL_MAX_CHARS} characters: a letter or digit, then letters, digits, dots, underscores, dashes, slashes or colons (no spaces); case-insensitive`);
+
+const labelFilter = labelName.optional().describe(`only those with this label: a system label (${SYSTEM_LABELS.join(", ")}) or one put on by hand`);
+
+export const changeLabelsInput = z
+  .object({
+    add: z.array(labelName).max(MAX_LABELS).default([]).describe(`labels to put on (at most ${MAX_LABELS} on one message or thread); \`unread\` marks received mail unread`),
+    remove: z.array(labelName).max(MAX_LABELS).default([]).describe("labels to take off; `unread` marks received mail read"),
+  })
+  .refine((v) => v.add.length + v.remove.length > 0, { message: "give at least one label to add or remove", path: ["add"] });
+
+export const labelsSchema = z
+  .object({
+    object: z.literal("labels"),
+    id: z.string().describe("the message (msg_...) or thread (thr_...)"),
+    labels: z.array(z.string()).describe("system labels first, then the others in name order"),
+  })
+  .meta({ id: "Labels" });
+
+export const listThreadsQuery = paginationQuery.extend({ label: labelFilter });
+
 export const listMessagesQuery = paginationQuery.extend({
+  label: labelFilter,
   q: z.string().trim().min(1).max(200).optional().describe("full-text search in subject and body"),
   from: z.string().trim().toLowerCase().max(320).optional().describe("sender address"),
   thread_id: idField("thread").optional(),
@@ -73,10 +103,20 @@ export const messageSchema = z
     cc: z.array(address),
     subject: z.string(),
     date: z.iso.datetime().nullable(),
-    text: z.string(),
-    text_reply: z.string().describe("the new text, without quoted history and signature"),
+    extracted_text: z
+      .string()
+      .nullable()
+      .describe("the new text, without quoted history and signature: what to read first. null: not computed (mail stored before it was): read `text`"),
+    extraction_fallback: z
+      .enum(["error", "too_large"])
+      .nullable()
+      .describe("set when extracted_text is the full text because extraction failed (`error`) or found no quote in the first 64 KB of a longer text (`too_large`)"),
+    text: z.string().describe("the whole text, quoted history included"),
+    text_reply: z.string().describe("the older name of extracted_text (the same text)"),
     markdown: z.string(),
     html_sanitized: z.string().nullable(),
+    extracted_html: z.string().nullable().describe("html_sanitized without quoted history and signature; null without HTML (or not computed)"),
+    labels: z.array(z.string()).describe(`system labels (${SYSTEM_LABELS.join(", ")}) first, then those put on by hand`),
     body_truncated: z.boolean().describe("text, markdown or html_sanitized was cut at MAIL_MAX_BODY_CHARS characters; the whole message is at GET /v1/messages/{id}/raw"),
     attachments: z.array(z.object({ id: z.string(), filename: z.string().nullable(), content_type: z.string(), content_id: z.string().nullable(), size: z.number().int(), sha256: z.string() })),
     headers_of_note: z.record(z.string(), z.string().nullable()),
@@ -116,6 +156,7 @@ export const threadSchema = z
     inbox_id: z.string(),
     subject: z.string(),
     message_count: z.number().int(),
+    labels: z.array(z.string()).describe("system labels any of its messages has, then those put on the thread by hand"),
     last_message_at: z.iso.datetime(),
     created_at: z.iso.datetime(),
   })

@@ -1,4 +1,5 @@
 import type { AttachmentRow, InboxRow, MessageRow, ThreadRow } from "../../../db/schema";
+import { systemLabelsOf } from "./labels";
 
 /** Shown with every piece of received content an agent reads. */
 export const EXTERNAL_CONTENT_NOTICE =
@@ -24,7 +25,8 @@ export const serializeAttachment = (a: Pick<AttachmentRow, "id" | "filename" | "
   sha256: a.sha256,
 });
 
-export function serializeMessage(m: MessageRow, atts: Parameters<typeof serializeAttachment>[0][] = []) {
+/** A message as the API shows it; `labels` are the ones put on by hand (system labels come from the row). */
+export function serializeMessage(m: MessageRow, atts: Parameters<typeof serializeAttachment>[0][] = [], labels: string[] = []) {
   return {
     id: m.id,
     object: "message" as const,
@@ -40,10 +42,15 @@ export function serializeMessage(m: MessageRow, atts: Parameters<typeof serializ
     cc: m.cc,
     subject: m.subject,
     date: m.date?.toISOString() ?? null,
+    labels: [...systemLabelsOf(m), ...labels],
+    // The new text first; the whole text (quoted history included) is the next field.
+    extracted_text: m.extractedText,
+    extraction_fallback: m.extractionFallback,
     text: m.text,
     text_reply: m.textReply,
     markdown: m.markdown,
     html_sanitized: m.htmlSanitized,
+    extracted_html: m.extractedHtml,
     body_truncated: m.bodyTruncated,
     attachments: atts.map(serializeAttachment),
     headers_of_note: m.headersOfNote,
@@ -62,12 +69,13 @@ export function serializeMessage(m: MessageRow, atts: Parameters<typeof serializ
   };
 }
 
-export const serializeThread = (t: ThreadRow) => ({
+export const serializeThread = (t: ThreadRow, labels: string[] = []) => ({
   id: t.id,
   object: "thread" as const,
   inbox_id: t.inboxId,
   subject: t.subject,
   message_count: t.messageCount,
+  labels,
   last_message_at: t.lastMessageAt.toISOString(),
   created_at: t.createdAt.toISOString(),
 });
@@ -79,6 +87,6 @@ const EVENT_PAYLOAD_CAP = 64 * 1024;
 export function messageEventPayload(message: MessageRow, atts: Parameters<typeof serializeMessage>[1] = []) {
   const full = { message: serializeMessage(message, atts), truncated: false };
   if (Buffer.byteLength(JSON.stringify(full)) <= EVENT_PAYLOAD_CAP) return full;
-  const { text: _t, markdown: _m, html_sanitized: _h, text_reply, ...rest } = full.message;
-  return { message: { ...rest, text_reply: text_reply.slice(0, 4000) }, truncated: true };
+  const { text: _t, markdown: _m, html_sanitized: _h, extracted_html: _x, text_reply, extracted_text, ...rest } = full.message;
+  return { message: { ...rest, extracted_text: extracted_text?.slice(0, 4000) ?? null, text_reply: text_reply.slice(0, 4000) }, truncated: true };
 }

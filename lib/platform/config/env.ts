@@ -183,7 +183,7 @@ export const ENV_DOCS = {
   MAIL_MAX_REFERENCES: { group: "Mail", about: "References ids kept per message: the first and the most recent, trimmed in the middle as RFC 5322 allows." },
   MAIL_MAX_BODY_CHARS: {
     group: "Mail",
-    about: "Characters kept of a received message's `text`, `markdown`, `html_sanitized` and `text_reply` each; beyond, cut (`body_truncated: true`; the message is stored, the whole in `GET /v1/messages/{id}/raw`). Outbound mail is kept whole (the API bounds `text` at 500,000).",
+    about: "Characters kept of a received message's `text`, `markdown`, `html_sanitized`, `text_reply`, `extracted_text` and `extracted_html` each; beyond, cut (`body_truncated: true`; the message is stored, the whole in `GET /v1/messages/{id}/raw`). Outbound mail is kept whole (the API bounds `text` at 500,000).",
   },
   SMTP_MAX_CLIENTS: { group: "SMTP listener", about: "Concurrent connections the SMTP listener takes; more get `421`." },
   SMTP_MAX_RECIPIENTS: { group: "SMTP listener", about: "Recipients per message over SMTP; more get `452` (the sender delivers them in another transaction)." },

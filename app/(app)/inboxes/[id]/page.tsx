@@ -9,7 +9,7 @@ import { listMessagesQuery } from "@/lib/domains/mail/schemas";
 import { AppError } from "@/lib/platform/errors";
 import { Badge, Card, Empty, Field, PageHeader, Table, inputClass, linkClass, secondaryButtonClass } from "../../_components/ui";
 import { Time } from "../../_components/time";
-import { StatusBadge } from "../message-parts";
+import { LabelChips, StatusBadge } from "../message-parts";
 import { ClaimsCard } from "./claims-card";
 import { hasRole } from "@/lib/domains/members/roles";
 import { getInbox } from "@/lib/domains/mail/inboxes";
@@ -71,13 +71,16 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
         {threads.length === 0 ? (
           <Empty>No mail yet.</Empty>
         ) : (
-          <Table caption="Threads, most recent first" head={["Subject", "Messages", "Flags", "Last message"]}>
+          <Table caption="Threads, most recent first" head={["Subject", "Labels", "Messages", "Flags", "Last message"]}>
             {threads.map((t) => (
               <tr key={t.id}>
                 <td className="py-2 pr-4">
                   <Link href={`/inboxes/${id}/threads/${t.id}`} className={linkClass}>
                     {t.subject || "(no subject)"}
                   </Link>
+                </td>
+                <td className="py-2 pr-4">
+                  <LabelChips labels={t.labels} />
                 </td>
                 <td className="py-2 pr-4 tabular-nums">{t.messageCount}</td>
                 <td className="space-x-1 py-2 pr-4">

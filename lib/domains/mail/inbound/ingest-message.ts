@@ -68,6 +68,7 @@ export async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Enco
         direction: "inbound",
         status: "received",
         ...parsedColumns(m),
+        unread: true,
         traceId: actor.traceId,
         createdAt: at,
       })

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 import TurndownService from "turndown";
-import EmailReplyParser from "email-reply-parser";
 import type { Address, MessageSecurity } from "../../../../db/schema";
 import { AppError } from "../../../platform/errors";
 import { storableText } from "../../../platform/api/input-guards";
@@ -10,6 +9,7 @@ import { mailLimits, mailRejected, trimReferences, type MailLimits } from "./mai
 import { stripInvisible } from "./invisible-characters";
 import { findInjectionSignals } from "./injection-signals";
 import { automatedReasons } from "./automated";
+import { extractReply, type ExtractionFallback } from "./extract-reply";
 import { trustedAuthenticationResults, type SenderAuth } from "./sender-auth";
 
 /** An attachment's metadata; its bytes stay in the message's source (read back by `partIndex`). */
@@ -27,7 +27,13 @@ export type ParsedMessage = {
   subject: string;
   date: Date | null;
   text: string;
+  /** The same as extractedText (its older name in the API). */
   textReply: string;
+  /** The new text without quoted history and signature; the full text when extraction failed (`extractionFallback`). */
+  extractedText: string;
+  /** The same cut in htmlSanitized; null without HTML. */
+  extractedHtml: string | null;
+  extractionFallback: ExtractionFallback | null;
   markdown: string;
   htmlSanitized: string | null;
   /** text, markdown or htmlSanitized was cut at the body limit (MAIL_MAX_BODY_CHARS). */
@@ -40,8 +46,6 @@ export type ParsedMessage = {
   sizeBytes: number;
   sha256: string;
 };
-
-const REPLY_SCAN_CHARS = 64 * 1024;
 
 const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced" });
 
@@ -157,8 +161,8 @@ export async function parseMessage(raw: Buffer, opts: ParseOptions = {}): Promis
   const markdownFromHtml = html?.html ? turndown.turndown(html.html) : null;
   const plain = stripInvisible((mail.text ?? markdownFromHtml ?? "").trimEnd());
   const subject = stripInvisible(mail.subject ?? "");
-  // Quoted history is found in the first REPLY_SCAN_CHARS only: the parser's cost grows with the text.
-  const textReply = plain.text ? stripInvisible(new EmailReplyParser().read(plain.text.slice(0, REPLY_SCAN_CHARS)).getVisibleText()).text.trim() : "";
+  // Bounded (the first 64 KB of text, HTML up to 512 KB) and never fatal: on failure the full text stands in.
+  const extracted = extractReply(plain.text, html?.html ?? null, subject.text);
   const delivered = ["delivered-to", "x-original-to", "envelope-to"].map((h) => headerText(mail, h)).filter((v): v is string => !!v);
   const recipients = [...new Set([...to, ...cc].map((a) => a.email).concat(delivered.map((d) => d.trim().toLowerCase())))];
 
@@ -189,7 +193,10 @@ export async function parseMessage(raw: Buffer, opts: ParseOptions = {}): Promis
     subject: subject.text,
     date: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
     text: bodies.text,
-    textReply: cutText(textReply, limits.bodyChars),
+    textReply: cutText(extracted.text, limits.bodyChars),
+    extractedText: cutText(extracted.text, limits.bodyChars),
+    extractedHtml: extracted.html === null ? null : cutText(extracted.html, limits.bodyChars, true),
+    extractionFallback: extracted.fallback,
     markdown: bodies.markdown,
     htmlSanitized: bodies.html,
     bodyTruncated,

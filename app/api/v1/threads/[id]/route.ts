@@ -6,6 +6,6 @@ import { serializeThread } from "@/lib/domains/mail/serialize";
 
 // GET /api/v1/threads/{id} — a thread with its messages, oldest first
 export const GET = withApiKey(getThreadOp, async ({ actor, params }) => {
-  const { thread, messages } = await getThread(actor, params.id!);
-  return json({ ...serializeThread(thread), messages });
+  const { thread, labels, messages } = await getThread(actor, params.id!);
+  return json({ ...serializeThread(thread, labels), messages });
 });

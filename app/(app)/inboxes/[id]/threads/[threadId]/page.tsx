@@ -8,7 +8,9 @@ import { EXTERNAL_CONTENT_NOTICE } from "@/lib/domains/mail/serialize";
 import { AppError } from "@/lib/platform/errors";
 import { Card, PageHeader, secondaryButtonClass } from "../../../../_components/ui";
 import { Time } from "../../../../_components/time";
-import { MessageBody, SecurityFlags, StatusBadge } from "../../../message-parts";
+import { LabelChips, MessageBody, SecurityFlags, StatusBadge } from "../../../message-parts";
+import { ThreadLabelsForm } from "../../../inbox-forms";
+import { hasRole } from "@/lib/domains/members/roles";
 
 export const metadata: Metadata = { title: "Thread" };
 
@@ -17,7 +19,7 @@ const who = (a: { name: string | null; email: string }) => (a.name ? `${a.name} 
 export default async function ThreadPage({ params }: { params: Promise<{ id: string; threadId: string }> }) {
   const { member } = await requireMember();
   const { id, threadId } = await params;
-  const { thread, messages } = await getThread(memberActor(member), threadId).catch((err) => {
+  const { thread, labels, messages } = await getThread(memberActor(member), threadId).catch((err) => {
     if (err instanceof AppError && err.code === "not_found") notFound();
     throw err;
   });
@@ -29,6 +31,10 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
           Back to the inbox
         </Link>
       </PageHeader>
+      <div className="mb-2">
+        <LabelChips labels={labels} />
+      </div>
+      {hasRole(member.role, "approver") ? <ThreadLabelsForm inboxId={id} threadId={threadId} /> : null}
       <ol className="space-y-4">
         {messages.map((m) => (
           <li key={m.id} id={m.id} data-testid="thread-message">
@@ -42,6 +48,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
                   {m.cc.length ? <p className="text-slate-700">Cc {m.cc.map(who).join(", ")}</p> : null}
                 </div>
                 <div className="flex items-center gap-2 text-xs text-slate-600">
+                  <LabelChips labels={m.labels} />
                   <StatusBadge status={m.status} />
                   <Time at={new Date(m.created_at)} />
                 </div>

@@ -7,5 +7,5 @@ import { serializeThread } from "@/lib/domains/mail/serialize";
 // GET /api/v1/inboxes/{id}/threads — newest first
 export const GET = withApiKey(listThreadsOp, async ({ actor, params, query }) => {
   const { items, hasMore } = await listThreads(actor, params.id!, query);
-  return list(items.map(serializeThread), hasMore);
+  return list(items.map((t) => serializeThread(t.thread, t.labels)), hasMore);
 });
