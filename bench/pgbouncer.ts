@@ -54,8 +54,17 @@ export async function startPgBouncer(upstream: { host: string; port: number }): 
       /* already gone */
     }
     process.removeListener("exit", stop);
+    process.removeListener("SIGINT", interrupted);
+    process.removeListener("SIGTERM", interrupted);
+  };
+  // Interrupted (Ctrl-C), Node runs no exit handlers by default: stop the pooler, then exit as interrupted.
+  const interrupted = () => {
+    stop();
+    process.exit(130);
   };
   process.on("exit", stop);
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
   for (let i = 0; i < 60; i++) {
     const ready = await new Promise<boolean>((resolve) => {
       const s = net.connect(port, "127.0.0.1", () => (s.destroy(), resolve(true)));
