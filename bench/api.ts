@@ -1,4 +1,5 @@
-// npm run bench:api [-- --db postgres] — the API platform's overhead against the framework's own limit.
+// npm run bench:api [-- --db postgres[,pooled,neon,postgres-unprepared]] — the API platform's overhead against the
+// framework's own limit, on one database path or several (one run each, then the paths' ratios).
 import { randomUUID } from "node:crypto";
 import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults } from "./setup";
 import { closeDb } from "../db/client";
@@ -6,12 +7,21 @@ import { newWorkspaceWithKey } from "./fixtures";
 import { runLoad } from "../cli/loadtest/run-load";
 import { httpClient } from "../cli/loadtest/http-client";
 import { table, type Summary } from "../cli/loadtest/stats";
+import { parseDbPaths } from "./paths";
+import { runPaths } from "./run-paths";
+import { compareApiPaths, type ApiResults } from "./api-paths";
+
+const PATHS = parseDbPaths(process.argv);
+if (PATHS.length > 1) {
+  compareApiPaths(await runPaths<ApiResults>(PATHS, process.argv.slice(2)), process.argv.slice(2));
+  process.exit(0);
+}
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = [1, 10, 50];
 
 const db = await benchDatabase(process.argv);
-await connectBenchDatabase(db.env);
+await connectBenchDatabase(db.setupEnv);
 const { key } = await newWorkspaceWithKey("bench-api");
 await closeDb(); // the server owns the database from here (PGlite allows one process)
 const server = await startNextServer({ ...db.env, ...SERVER_ENV });
@@ -55,7 +65,7 @@ try {
 }
 
 const bare = (clients: number) => results.find((r) => r.target === targets[0]!.name && r.clients === clients)!.summary.per_second;
-console.log(`\nAPI platform overhead — ${db.label}, ${SECONDS} s per cell, load generator on the same machine\n`);
+console.log(`\nAPI platform overhead — ${db.label} (${db.about}), ${SECONDS} s per cell, load generator on the same machine\n`);
 console.log(
   table(
     results.map((r) => ({
@@ -69,5 +79,5 @@ console.log(
     })),
   ),
 );
-const file = writeResults(`api-${db.label}`, { benchmark: "api", database: db.label, seconds: SECONDS, machine: machine(), results });
-console.log(`\nresults: ${file}\nreproduce: npm run bench:api${db.label === "postgres" ? " -- --db postgres" : ""}`);
+const file = writeResults(`api-${db.label}`, { benchmark: "api", database: db.label, database_about: db.about, seconds: SECONDS, machine: machine(), results });
+console.log(`\nresults: ${file}\nreproduce: npm run bench:api${db.label === "pglite" ? "" : ` -- --db ${db.label}`}`);

@@ -1,13 +1,16 @@
-// npm run bench:holds [-- --db postgres [--rtt-ms 1]] [-- --slow-inngest] — the conflict engine under N concurrent agents,
-// over HTTP (next start) with the database as it is and a region-hop away (a proxy delaying each
-// direction by --rtt-ms), beside a bare route, the database layer alone and a naive baseline.
+// npm run bench:holds [-- --db postgres[,pooled,neon,postgres-unprepared] [--rtt-ms 1]] [-- --slow-inngest] [-- --no-fresh]
+// — the conflict engine under N concurrent agents, over HTTP (next start) with the database as it
+// is and a region-hop away (a proxy delaying each direction by --rtt-ms), beside a bare route, the
+// database layer alone and a naive baseline; on several database paths in one command (one run
+// each, then the paths' ratios); on Postgres direct, also a freshly migrated database before and
+// after ANALYZE.
 // --slow-inngest: background work on Inngest, whose event API takes 2 s per send (BENCH_INNGEST_MS) (the HTTP rows must not move).
 import { sql } from "drizzle-orm";
 import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults, runBareRoute, warmUpServer } from "./setup";
 import { newWorkspaceWithKey } from "./fixtures";
 import { closeDb, getDb } from "../db/client";
 import { runLoad } from "../cli/loadtest/run-load";
-import { createCalendars, runHoldsScenario } from "../cli/loadtest/holds-scenario";
+import { createCalendars, grantsIn, runHoldsScenario } from "../cli/loadtest/holds-scenario";
 import { table, type Summary } from "../cli/loadtest/stats";
 import { createCalendar } from "../lib/domains/calendars/calendars";
 import { placeHold } from "../lib/domains/holds/place-hold";
@@ -19,13 +22,35 @@ import type { Actor } from "../lib/platform/actor";
 import { startDelayProxy } from "./delay-proxy";
 import { runLeasesScenario, type LeaseBench } from "./leases-scenario";
 import { startSlowEventApi } from "./slow-event-api";
+import { atLeast, metLabel, parseDbPaths, type Ratio } from "./paths";
+import { runPaths } from "./run-paths";
+import { compareHoldPaths, type HoldsResults } from "./holds-paths";
+import pg from "pg";
+
+const PATHS = parseDbPaths(process.argv);
+if (PATHS.length > 1) {
+  // Several database paths: one run of this bench each, then their ratios.
+  compareHoldPaths(await runPaths<HoldsResults>(PATHS, process.argv.slice(2)), process.argv.slice(2));
+  process.exit(0);
+}
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
-const SCENARIOS = [
-  { name: "200 calendars", calendars: 200, slots: 16 },
-  { name: "one hot calendar", calendars: 1, slots: 4 },
+type Scenario = { name: string; calendars: number; slots: number; commitShare: number; priority?: number };
+/** The database-layer and naive rows: many calendars, and one hot calendar whose 4 slots are booked within the first second. */
+const SCENARIOS: Scenario[] = [
+  { name: "200 calendars", calendars: 200, slots: 16, commitShare: 0.5 },
+  { name: "hot calendar, refusals", calendars: 1, slots: 4, commitShare: 0.5 },
 ];
+/**
+ * Over HTTP, also one calendar on which grants keep happening: 2,000 slots (six weeks), one
+ * priority (nothing preempts), a tenth of the grants committed and the rest released at once by
+ * the agent that got them, so most attempts are granted and every one of them queues for the
+ * same calendar's lock. The refusal row above writes nothing and takes no lock once its 4 slots
+ * are booked (during its uncounted first second): it times refusals only.
+ */
+const CONTENDED: Scenario = { name: "hot calendar, contended", calendars: 1, slots: 2000, commitShare: 0.1, priority: 50 };
+const HTTP_SCENARIOS: Scenario[] = [...SCENARIOS, CONTENDED];
 /**
  * Seconds of uncounted load on each fresh server first: the rows measure a warm server
  * (bench:cold-start measures a cold one): the hold and lease traffic, then the bare route,
@@ -107,6 +132,57 @@ const bareRate = (name: string) => {
   return b ? (b.before.per_second + b.after.per_second) / 2 : undefined;
 };
 const statements: Record<string, number> = {};
+
+type FreshRow = { state: string; summary: Summary; grants_per_s: number; double_bookings: number; tables_with_statistics: string[] };
+let fresh: { rows: FreshRow[]; ratio: Ratio } | null = null;
+
+/**
+ * A freshly migrated database has no planner statistics until ANALYZE (or autovacuum, after
+ * enough writes) runs: the 200-calendar row over HTTP on a database of its own and a server of
+ * its own (warmed up like the others), first as migrated, then, on a second set of 200 calendars
+ * made beside the first, after ANALYZE. Which tables had statistics after each row is recorded
+ * (autovacuum may analyse a table on its own during the first).
+ */
+async function runFreshDatabaseRows(): Promise<{ rows: FreshRow[]; ratio: Ratio }> {
+  const freshDb = await benchDatabase(["--db", "postgres"]);
+  try {
+    await connectBenchDatabase(freshDb.setupEnv);
+    const workspaces = [await newWorkspaceWithKey("bench-fresh"), await newWorkspaceWithKey("bench-analysed")];
+    const warm = await newWorkspaceWithKey("bench-fresh-warmup");
+    await closeDb();
+    const server = await startNextServer({ ...freshDb.env, ...SERVER_ENV });
+    const admin = new pg.Client({ connectionString: freshDb.setupEnv.DATABASE_URL });
+    await admin.connect();
+    const analysed = async () =>
+      (await admin.query<{ relname: string }>("select relname from pg_stat_user_tables where last_analyze is not null or last_autoanalyze is not null order by relname")).rows.map((r) => r.relname);
+    const out: FreshRow[] = [];
+    try {
+      const calendars = [await createCalendars(server.url, workspaces[0]!.key, 200, "fresh"), await createCalendars(server.url, workspaces[1]!.key, 200, "analysed")];
+      if (WARMUP_SECONDS > 0) {
+        await warmUpServer(server.url, warm.key, { concurrency: AGENTS, seconds: WARMUP_SECONDS, onProgress: progress("warm-up, fresh database") });
+        process.stderr.write("\n");
+      }
+      for (const [i, state] of ["freshly migrated, no ANALYZE", "after ANALYZE"].entries()) {
+        if (i === 1) await admin.query("analyze");
+        const summary = await runHoldsScenario(
+          { url: server.url, key: workspaces[i]!.key, calendarIds: calendars[i]!, slots: 16, commitShare: 0.5 },
+          { concurrency: AGENTS, seconds: SECONDS, settleSeconds: SETTLE_SECONDS, onProgress: progress(`HTTP, 200 calendars, ${state}`) },
+        );
+        process.stderr.write("\n");
+        out.push({ state, summary, grants_per_s: Math.round((grantsIn(summary.outcomes) / summary.seconds) * 10) / 10, double_bookings: -1, tables_with_statistics: await analysed() });
+      }
+    } finally {
+      await admin.end();
+      await server.stop();
+    }
+    await connectBenchDatabase(freshDb.setupEnv);
+    for (const [i, r] of out.entries()) r.double_bookings = await doubleBookings(workspaces[i]!.workspace.id);
+    await closeDb();
+    return { rows: out, ratio: atLeast("200 calendars: fresh database ÷ after ANALYZE (attempts/s)", out[0]!.summary.per_second, out[1]!.summary.per_second, null) };
+  } finally {
+    await freshDb.drop();
+  }
+}
 const leaseRows: { where: string; scenario: string; bench: LeaseBench }[] = [];
 const db = await benchDatabase(process.argv);
 // BENCH_INNGEST_MS=0 with --slow-inngest: the same, with an event API that answers at once (the comparison).
@@ -114,11 +190,11 @@ const INNGEST_MS = Number(process.env.BENCH_INNGEST_MS ?? 2_000);
 const slowInngest = process.argv.includes("--slow-inngest") ? await startSlowEventApi(INNGEST_MS) : null;
 const inngestLabel = slowInngest ? `, Inngest ${INNGEST_MS} ms per send` : "";
 try {
-  await connectBenchDatabase(db.env);
-  // The database a region-hop away needs a TCP hop to delay: Postgres only.
-  const delays = db.label === "postgres" ? [0, RTT_MS] : [null];
+  await connectBenchDatabase(db.setupEnv);
+  // The database a region-hop away needs a TCP hop to delay: a database server only.
+  const delays = db.label === "pglite" ? [null] : [0, RTT_MS];
   const setups = [];
-  for (const delay of delays) for (const s of SCENARIOS) setups.push({ ...s, delay, ws: await newWorkspaceWithKey(`bench-holds-${s.calendars}-${delay}`) });
+  for (const delay of delays) for (const s of HTTP_SCENARIOS) setups.push({ ...s, delay, ws: await newWorkspaceWithKey(`bench-holds-${s.calendars}-${delay}`) });
   const warmups = new Map<number | null, Awaited<ReturnType<typeof newWorkspaceWithKey>>>();
   for (const delay of delays) warmups.set(delay, await newWorkspaceWithKey(`bench-warmup-${delay}`));
   await closeDb();
@@ -153,9 +229,9 @@ try {
         };
         const measureBare = delay === 0 || delay === null;
         const before = measureBare ? await bare("before") : undefined;
-        if (proxy && delay === 0 && s.calendars === 1) Object.assign(statements, await countStatements(server.url, s.ws.key, calendarIds[0]!, proxy.statements));
+        if (proxy && delay === 0 && s.name === SCENARIOS[1]!.name) Object.assign(statements, await countStatements(server.url, s.ws.key, calendarIds[0]!, proxy.statements));
         const summary = await runHoldsScenario(
-          { url: server.url, key: s.ws.key, calendarIds, slots: s.slots, commitShare: 0.5 },
+          { url: server.url, key: s.ws.key, calendarIds, slots: s.slots, commitShare: s.commitShare, priority: s.priority },
           { concurrency: AGENTS, seconds: SECONDS, settleSeconds: SETTLE_SECONDS, onProgress: progress(`HTTP, ${s.name}${where}`) },
         );
         process.stderr.write("\n");
@@ -163,7 +239,7 @@ try {
         rows.push({ layer: `HTTP (next start)${where}`, scenario: s.name, summary, holds_per_s: 0, conflicts: 0, preemptions: 0, double_bookings: -1 });
       }
       // Leases beside holds: the same agents on many resources, then on one hot resource.
-      for (const s of setups.filter((x) => x.delay === delay)) {
+      for (const s of setups.filter((x) => x.delay === delay && x.name !== CONTENDED.name)) {
         const resources = s.calendars === 1 ? 1 : 200;
         const scenario = resources === 1 ? "one hot resource" : "200 resources";
         const bench = await runLeasesScenario(
@@ -178,17 +254,24 @@ try {
       await proxy?.close();
     }
   }
-  await connectBenchDatabase(db.env);
+  await connectBenchDatabase(db.setupEnv);
   for (const [i, s] of setups.entries()) {
     const row = rows[i]!;
-    row.holds_per_s = Math.round(((row.summary.outcomes.granted ?? 0) / row.summary.seconds) * 10) / 10;
+    row.holds_per_s = Math.round((grantsIn(row.summary.outcomes) / row.summary.seconds) * 10) / 10;
     row.conflicts = row.summary.outcomes.hold_conflict ?? 0;
     row.preemptions = await countPreempted(s.ws.workspace.id);
     row.double_bookings = await doubleBookings(s.ws.workspace.id);
   }
 
+  // The database layer and the naive baseline run in this process on the direct connection:
+  // the same on every server path, so measured on the direct one only.
+  const layerScenarios = db.label === "postgres" || db.label === "pglite" ? SCENARIOS : [];
+  await closeDb();
+  if (db.label === "postgres" && !process.argv.includes("--no-fresh")) fresh = await runFreshDatabaseRows();
+  await connectBenchDatabase(db.setupEnv);
+
   // 2. The same locked transaction without HTTP: the database's own limit.
-  for (const s of SCENARIOS) {
+  for (const s of layerScenarios) {
     const ws = await newWorkspaceWithKey(`raw-${s.calendars}`);
     const actor: Actor & { type: "key" } = { type: "key", workspaceId: ws.workspace.id, keyId: ws.keyRow.id, agentId: null };
     const cals: string[] = [];
@@ -204,7 +287,7 @@ try {
           hold_ttl_seconds: 30,
           metadata: {},
         });
-        await (Math.random() < 0.5 ? commitHold(actor, hold.id) : releaseHold(actor, hold.id));
+        await (Math.random() < s.commitShare ? commitHold(actor, hold.id) : releaseHold(actor, hold.id));
         return "granted";
       } catch (err) {
         if (err instanceof AppError) return err.code;
@@ -216,7 +299,7 @@ try {
       layer: "database, locked",
       scenario: s.name,
       summary,
-      holds_per_s: Math.round(((summary.outcomes.granted ?? 0) / summary.seconds) * 10) / 10,
+      holds_per_s: Math.round((grantsIn(summary.outcomes) / summary.seconds) * 10) / 10,
       conflicts: summary.outcomes.hold_conflict ?? 0,
       preemptions: await countPreempted(ws.workspace.id),
       double_bookings: await doubleBookings(ws.workspace.id),
@@ -224,7 +307,7 @@ try {
   }
 
   // 3. The naive baseline: check, then insert, no lock.
-  for (const s of SCENARIOS) {
+  for (const s of layerScenarios) {
     const ws = await newWorkspaceWithKey(`naive-${s.calendars}`);
     const actor: Actor = { type: "operator", workspaceId: ws.workspace.id, name: "bench" };
     const cals: string[] = [];
@@ -239,7 +322,7 @@ try {
       layer: "naive check-then-insert",
       scenario: s.name,
       summary,
-      holds_per_s: Math.round(((summary.outcomes.granted ?? 0) / summary.seconds) * 10) / 10,
+      holds_per_s: Math.round((grantsIn(summary.outcomes) / summary.seconds) * 10) / 10,
       conflicts: summary.outcomes.hold_conflict ?? 0,
       preemptions: 0,
       double_bookings: await doubleBookings(ws.workspace.id, true),
@@ -251,7 +334,7 @@ try {
   await slowInngest?.close();
 }
 
-console.log(`\nConflict engine — ${AGENTS} concurrent agents, ${SECONDS} s per row (its first ${SETTLE_SECONDS} s uncounted), database: ${db.label}, load generator on the same machine\n`);
+console.log(`\nConflict engine — ${AGENTS} concurrent agents, ${SECONDS} s per row (its first ${SETTLE_SECONDS} s uncounted), database: ${db.label} (${db.about}), load generator on the same machine\n`);
 console.log(
   table(
     rows.map((r) => ({
@@ -293,29 +376,52 @@ const bares = Object.entries(bareAround);
 if (bares.length) console.log(`\nBare route (/api/ping, ${AGENTS} clients, same server, just before and after each row): ${bares.map(([k, b]) => `around ${k} ${b.before.per_second} and ${b.after.per_second} req/s`).join(", ")}`);
 if (Object.keys(statements).length) console.log(`Statements sent to the database per request (API door included): ${Object.entries(statements).map(([k, v]) => `${k} ${v}`).join(", ")}`);
 const near = perSecond(`HTTP (next start), 0 ms each way${inngestLabel}`, "200 calendars");
-const hot = perSecond(`HTTP (next start), 0 ms each way${inngestLabel}`, "one hot calendar");
+const hot = perSecond(`HTTP (next start), 0 ms each way${inngestLabel}`, SCENARIOS[1]!.name);
 const farNear = perSecond(`HTTP (next start), ${RTT_MS} ms each way${inngestLabel}`, "200 calendars");
-const farHot = perSecond(`HTTP (next start), ${RTT_MS} ms each way${inngestLabel}`, "one hot calendar");
-const ratios: { ratio: string; value: number; target: string; met: boolean }[] = [];
+const farHot = perSecond(`HTTP (next start), ${RTT_MS} ms each way${inngestLabel}`, SCENARIOS[1]!.name);
+const contended = rows.find((r) => r.layer === `HTTP (next start), 0 ms each way${inngestLabel}` && r.scenario === CONTENDED.name);
+const farContended = rows.find((r) => r.layer === `HTTP (next start), ${RTT_MS} ms each way${inngestLabel}` && r.scenario === CONTENDED.name);
+const ratios: Ratio[] = [];
 const bareNear = bareRate(SCENARIOS[0]!.name);
 const bareHot = bareRate(SCENARIOS[1]!.name);
 if (bareNear && bareHot && near && hot && farNear && farHot) {
-  // Met or not is decided on the unrounded value: 0.496 shows as 0.496, not as a rounded 0.5.
-  const r = (x: number) => Math.round(x * 1000) / 1000;
-  const atLeast = (ratio: string, value: number, min: number) => ({ ratio, value: r(value), target: `≥ ${min}`, met: value >= min });
   ratios.push(
-    atLeast("HTTP attempts/s, 200 calendars × 2 ÷ bare route", (near.per_second * 2) / bareNear, 0.5),
-    atLeast("HTTP attempts/s, hot calendar ÷ bare route", hot.per_second / bareHot, 0.6),
-    atLeast(`hot calendar, ${RTT_MS} ms each way ÷ 0 ms`, farHot.per_second / hot.per_second, 0.75),
-    atLeast(`200 calendars, ${RTT_MS} ms each way ÷ 0 ms`, farNear.per_second / near.per_second, 0.8),
+    atLeast("HTTP attempts/s, 200 calendars × 2 ÷ bare route", near.per_second * 2, bareNear, 0.5),
+    atLeast("HTTP attempts/s, hot calendar, refusals ÷ bare route", hot.per_second, bareHot, 0.6),
+    atLeast(`hot calendar, refusals: attempts/s, ${RTT_MS} ms each way ÷ 0 ms`, farHot.per_second, hot.per_second, 0.75),
+    // Unrounded grants/s (holds_per_s is rounded to a tenth).
+    atLeast(`hot calendar, contended: grants/s, ${RTT_MS} ms each way ÷ 0 ms`, farContended && grantsIn(farContended.summary.outcomes) / farContended.summary.seconds, contended && grantsIn(contended.summary.outcomes) / contended.summary.seconds, 0.75),
+    atLeast(`200 calendars, ${RTT_MS} ms each way ÷ 0 ms`, farNear.per_second, near.per_second, 0.8),
     { ratio: "p99 ms, 200 calendars (0 ms)", value: near.p99_ms, target: "≤ 400", met: near.p99_ms <= 400 },
   );
-  console.log(`\n${table(ratios.map((x) => ({ ...x, value: String(x.value), met: x.met ? "yes" : "NO" })))}`);
+  console.log(`\n${table(ratios.map((x) => ({ ratio: x.ratio, value: x.value === null ? "" : String(x.value), target: x.target, met: metLabel(x) })))}`);
   // Little's law: with every agent always waiting on an attempt, the mean latency is agents ÷ rate, and no percentile above the median can be lower.
   console.log(`\n${AGENTS} agents at ${near.per_second} attempts/s (200 calendars): mean latency ${Math.round((AGENTS / near.per_second) * 1000)} ms by Little's law (agents ÷ rate); p50 ${near.p50_ms} ms, p99 ${near.p99_ms} ms.`);
+}
+if (contended && farContended) {
+  const line = (r: Row) => `${r.holds_per_s} grants/s of ${r.summary.per_second} attempts/s, p99 ${r.summary.p99_ms} ms, double bookings ${r.double_bookings}`;
+  console.log(`\nHot calendar, contended (${CONTENDED.slots} slots on one calendar, one priority, each grant released at once or, one in ${Math.round(1 / CONTENDED.commitShare)}, committed): 0 ms each way ${line(contended)}; ${RTT_MS} ms each way ${line(farContended)}.`);
+}
+if (fresh) {
+  console.log(`\nFresh database (Postgres direct, a database and server of its own, 200 calendars, ${AGENTS} agents):\n`);
+  console.log(
+    table(
+      fresh.rows.map((r) => ({
+        database: r.state,
+        "attempts/s": r.summary.per_second,
+        "grants/s": r.grants_per_s,
+        "p50 ms": r.summary.p50_ms,
+        "p99 ms": r.summary.p99_ms,
+        "double bookings": r.double_bookings,
+        // The full list is in the results JSON.
+        "tables with statistics after the row": `${r.tables_with_statistics.length}${["holds", "calendars", "calendar_events"].filter((t) => r.tables_with_statistics.includes(t)).map((t) => `, ${t}`).join("")}`,
+      })),
+    ),
+  );
+  console.log(`${fresh.ratio.ratio}: ${fresh.ratio.value ?? "not measured"} (stated; migrate running ANALYZE is what closes it)`);
 }
 if (slowInngest) console.log(`\nInngest's event API (${INNGEST_MS} ms per send) took ${slowInngest.events()} events from the server; each write answered without waiting for it.`);
 console.log("\nHTTP and database rows: an attempt is a placement, and each granted hold is then committed or released (latency covers both).");
 console.log("Naive rows: holds are only placed (no commit), so double bookings are overlapping held rows.");
-const file = writeResults(`holds-${db.label}${slowInngest ? "-slow-inngest" : ""}`, { benchmark: "holds", database: db.label, slow_inngest_ms: slowInngest ? INNGEST_MS : null, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), bare_route: bareAround, statements, ratios, rows, leases: leaseRows });
-console.log(`\nresults: ${file}\nreproduce: npm run bench:holds -- ${db.label === "postgres" ? `--db postgres --rtt-ms ${RTT_MS}` : ""}${slowInngest ? " --slow-inngest" : ""}`);
+const file = writeResults(`holds-${db.label}${slowInngest ? "-slow-inngest" : ""}`, { benchmark: "holds", database: db.label, slow_inngest_ms: slowInngest ? INNGEST_MS : null, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), database_about: db.about, bare_route: bareAround, statements, ratios, rows, leases: leaseRows, fresh_database: fresh });
+console.log(`\nresults: ${file}\nreproduce: npm run bench:holds -- ${db.label === "pglite" ? "" : `--db ${db.label} --rtt-ms ${RTT_MS}`}${slowInngest ? " --slow-inngest" : ""}${process.argv.includes("--no-fresh") ? " --no-fresh" : ""}`);

@@ -11,36 +11,81 @@ import { runLoad, type LoadOptions } from "../cli/loadtest/run-load";
 import { httpClient } from "../cli/loadtest/http-client";
 import { createCalendars, runHoldsScenario } from "../cli/loadtest/holds-scenario";
 import type { Summary } from "../cli/loadtest/stats";
+import { parseDbPaths, type DbPath } from "./paths";
+import { startPgBouncer } from "./pgbouncer";
+import { startNeonWsProxy } from "../test/helpers/neon-ws-proxy";
+
+export type BenchDatabase = {
+  /** The path's name (`postgres`, `pooled`, `neon`…): results and rows carry it. */
+  label: DbPath;
+  /** What the server is given: its DATABASE_URL and driver settings for this path. */
+  env: Record<string, string>;
+  /** What this process uses to migrate and to make fixtures: the database direct (node-postgres), or PGlite. */
+  setupEnv: Record<string, string>;
+  /** What the path is, in a sentence (printed with the results). */
+  about: string;
+  drop: () => Promise<void>;
+};
 
 /**
- * Picks the benchmark's database: `--db postgres` makes a fresh database on the local server
- * (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres) and drops it after;
- * the default is a fresh embedded PGlite directory.
+ * Makes the benchmark's database for one path (`--db`, bench/paths.ts): for every path but
+ * `pglite`, a fresh database on the local server (BENCH_POSTGRES_URL, default
+ * postgres://postgres@127.0.0.1:5432/postgres), dropped after, reached by the server directly,
+ * through PgBouncer in transaction mode (`pooled`), or with Neon's serverless driver through a
+ * local WebSocket-to-TCP proxy (`neon`); the default is a fresh embedded PGlite directory.
  */
-export async function benchDatabase(argv: string[]): Promise<{ label: string; env: Record<string, string>; drop: () => Promise<void> }> {
-  const kind = argv.includes("--db") ? argv[argv.indexOf("--db") + 1] : "pglite";
-  if (kind === "postgres") {
-    const admin = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-    const name = `agentdraft_bench_${Date.now()}`;
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`create database "${name}"`);
-    await client.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    return {
-      label: "postgres",
-      env: { DATABASE_URL: url.toString(), DATABASE_POOL_MAX: "50" },
-      drop: async () => {
-        const c = new pg.Client({ connectionString: admin });
-        await c.connect();
-        await c.query(`drop database if exists "${name}" with (force)`);
-        await c.end();
-      },
-    };
+export async function benchDatabase(argv: string[]): Promise<BenchDatabase> {
+  const paths = parseDbPaths(argv);
+  if (paths.length !== 1) throw new Error("benchDatabase takes one path; several are run one after another by runPaths");
+  const kind = paths[0]!;
+  if (kind === "pglite") {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agentdraft-bench-"));
+    const env = { AGENTDRAFT_DATA_DIR: path.join(dir, "db") };
+    return { label: kind, env, setupEnv: env, about: "embedded PGlite", drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agentdraft-bench-"));
-  return { label: "pglite", env: { AGENTDRAFT_DATA_DIR: path.join(dir, "db") }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  const admin = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const name = `agentdraft_bench_${Date.now()}_${kind.replace(/-/g, "_")}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`create database "${name}"`);
+  await client.end();
+  const direct = new URL(admin);
+  direct.pathname = `/${name}`;
+  // Migrations always run on the direct URL (said, so the server does not warn that they might not).
+  const setupEnv = { DATABASE_URL: direct.toString(), DATABASE_URL_UNPOOLED: direct.toString(), DATABASE_POOL_MAX: "50" };
+  const closers: (() => unknown)[] = [];
+  let env: Record<string, string> = setupEnv;
+  let about = "local Postgres, direct (node-postgres, named prepared statements)";
+  if (kind === "postgres-unprepared") {
+    env = { ...setupEnv, DATABASE_PREPARED_STATEMENTS: "off" };
+    about = "local Postgres, direct (node-postgres, prepared statements off: DATABASE_PREPARED_STATEMENTS=off)";
+  } else if (kind === "pooled") {
+    const bouncer = await startPgBouncer({ host: direct.hostname, port: Number(direct.port || 5432) });
+    closers.push(bouncer.stop);
+    const pooled = new URL(direct);
+    pooled.host = `127.0.0.1:${bouncer.port}`;
+    // PgBouncer before 1.21 does not carry protocol-level prepared statements in transaction mode.
+    env = { ...setupEnv, DATABASE_URL: pooled.toString(), DATABASE_URL_UNPOOLED: direct.toString(), DATABASE_PREPARED_STATEMENTS: "off" };
+    about = `${bouncer.version} in transaction mode (pool size 40) in front of the local Postgres, node-postgres, prepared statements off (PgBouncer before 1.21 cannot carry them); migrations on the direct URL`;
+  } else if (kind === "neon") {
+    const proxy = await startNeonWsProxy();
+    closers.push(proxy.close);
+    env = { ...setupEnv, DATABASE_DRIVER: "neon", DATABASE_URL_UNPOOLED: direct.toString(), NEON_WS_PROXY: `127.0.0.1:${proxy.port}/v1` };
+    about = "Neon's serverless driver (@neondatabase/serverless Pool, one WebSocket per connection) through a local WebSocket-to-TCP proxy to the local Postgres, no TLS, no pooler";
+  }
+  return {
+    label: kind,
+    env,
+    setupEnv,
+    about,
+    drop: async () => {
+      for (const close of closers) await close();
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+    },
+  };
 }
 
 /** Points this process at the benchmark database and migrates it. */
@@ -104,12 +149,7 @@ export const SERVER_ENV = {
   AUTH_URL: "http://localhost:3000",
 };
 
-export function writeResults(name: string, results: unknown): string {
-  fs.mkdirSync("bench/results", { recursive: true });
-  const file = `bench/results/${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
-  fs.writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
-  return file;
-}
+export { writeResults } from "./results";
 
 export const machine = () => ({ cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}`, load_average_1_5_15: os.loadavg().map((l) => Math.round(l * 100) / 100) });
 

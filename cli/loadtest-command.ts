@@ -1,4 +1,4 @@
-import { createCalendars, runHoldsScenario } from "./loadtest/holds-scenario";
+import { createCalendars, grantsIn, runHoldsScenario } from "./loadtest/holds-scenario";
 import { table } from "./loadtest/stats";
 import { UsageError } from "./errors";
 import type { Command } from "./command";
@@ -49,12 +49,12 @@ export const loadtestCommand: Command = {
         seconds,
         onProgress: (done, elapsed, outcomes) =>
           process.stderr.write(
-            `\r  ${elapsed.toFixed(0).padStart(4)} s  ${done} attempts  ${Math.round(done / elapsed)}/s  granted ${outcomes.granted ?? 0}  conflicts ${outcomes.hold_conflict ?? 0}   `,
+            `\r  ${elapsed.toFixed(0).padStart(4)} s  ${done} attempts  ${Math.round(done / elapsed)}/s  granted ${grantsIn(outcomes)}  conflicts ${outcomes.hold_conflict ?? 0}   `,
           ),
       },
     );
     process.stderr.write("\n");
-    const granted = summary.outcomes.granted ?? 0;
+    const granted = grantsIn(summary.outcomes);
     const row = {
       "attempts/s": summary.per_second,
       "holds/s": Math.round((granted / summary.seconds) * 10) / 10,

@@ -10,7 +10,25 @@ export type HoldsScenario = {
   slots: number;
   /** Of the holds granted, the share committed (the rest are released). */
   commitShare: number;
+  /** Every placement at this priority (none preempts another); unset: a random priority 0–100. */
+  priority?: number;
 };
+
+/**
+ * An attempt's outcome: the placement's refusal code ("hold_conflict"…), or, once granted,
+ * "granted" when the commit or release that follows it succeeded, and "granted_then_<code>" when
+ * it did not (a hold preempted before its agent could commit it). Either way a grant.
+ */
+export function attemptOutcome(placed: { status: number; code?: string }, followUp?: { status: number; code?: string }): string {
+  if (placed.status !== 201) return placed.code ?? String(placed.status);
+  if (!followUp || followUp.status === 200) return "granted";
+  return `granted_then_${followUp.code ?? followUp.status}`;
+}
+
+/** Grants among a run's outcomes (attemptOutcome's "granted" and "granted_then_…"). */
+export function grantsIn(outcomes: Record<string, number>): number {
+  return Object.entries(outcomes).reduce((n, [k, v]) => (k === "granted" || k.startsWith("granted_then_") ? n + v : n), 0);
+}
 
 const SLOT_MS = 30 * 60 * 1000;
 const DAY = Date.UTC(2035, 5, 1, 6);
@@ -55,15 +73,13 @@ export async function runHoldsScenario(s: HoldsScenario, load: LoadOptions): Pro
       const placed = await post(`/api/v1/calendars/${calendar}/holds`, {
         start_time: new Date(start).toISOString(),
         end_time: new Date(start + SLOT_MS).toISOString(),
-        priority: Math.floor(Math.random() * 101),
+        priority: s.priority ?? Math.floor(Math.random() * 101),
         hold_ttl_seconds: 30,
       });
-      if (placed.status === 201) {
-        const next = Math.random() < s.commitShare ? "commit" : "release";
-        await post(`/api/v1/holds/${placed.json.id}/${next}`);
-        return "granted";
-      }
-      return placed.json.code ?? String(placed.status);
+      if (placed.status !== 201) return attemptOutcome({ status: placed.status, code: placed.json.code });
+      const next = Math.random() < s.commitShare ? "commit" : "release";
+      const followUp = await post(`/api/v1/holds/${placed.json.id}/${next}`);
+      return attemptOutcome({ status: 201 }, { status: followUp.status, code: followUp.json.code });
     });
   } finally {
     client.close();
