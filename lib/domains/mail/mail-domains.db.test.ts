@@ -195,6 +195,23 @@ describe("workspace domains through Resend", () => {
     expect(again.json).toMatchObject({ code: "conflict", domain_id: rows[0]!.id });
   });
 
+  it("deleting a domain while inboxes are being created on it: each inbox either lands (and the delete is refused) or is refused, never a 5xx", async () => {
+    const { admin, agentKey } = await setup();
+    for (let round = 0; round < 4; round++) {
+      const name = uniqueDomain(`r${round}`);
+      const domain = (await api("/api/v1/domains", { key: admin, body: { name } })).json;
+      fake.setDns(name, { spf: true, dkim: true, mx: true });
+      expect((await api(`/api/v1/domains/${domain.id}/verify`, { key: admin, method: "POST" })).json.status).toBe("verified");
+      const [inbox, deleted] = await Promise.all([
+        api("/api/v1/inboxes", { key: agentKey, body: { username: "race", domain: name } }),
+        api(`/api/v1/domains/${domain.id}`, { key: admin, method: "DELETE" }),
+      ]);
+      expect([inbox.status, deleted.status].sort()).toEqual(inbox.status === 201 ? [201, 409] : [200, 404]);
+      const left = await (await getDb()).select().from(mailDomains).where(eq(mailDomains.id, domain.id));
+      expect(left).toHaveLength(inbox.status === 201 ? 1 : 0);
+    }
+  });
+
   it("Resend refusing the name releases the claim (400); Resend down keeps it pending and the scheduled check registers it", async () => {
     const { admin } = await setup();
     const name = uniqueDomain();
