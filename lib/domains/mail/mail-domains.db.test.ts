@@ -236,6 +236,17 @@ describe("workspace domains through Resend", () => {
     expect(after.lastError).toBeNull();
   });
 
+  it("a name this deployment's Resend account already has (a removal there that failed) is taken back, not refused", async () => {
+    const { admin } = await setup();
+    const name = uniqueDomain();
+    const earlier = await fetch(`${fake.url}/domains`, { method: "POST", headers: { authorization: `Bearer ${vars.RESEND_API_KEY}`, "content-type": "application/json" }, body: JSON.stringify({ name }) });
+    const { id: providerId } = (await earlier.json()) as { id: string };
+    const res = await api("/api/v1/domains", { key: admin, body: { name } });
+    expect(res.status).toBe(201);
+    expect(res.json.records.map((r: { record: string }) => r.record)).toEqual(["SPF", "SPF", "DKIM"]);
+    expect((await row(res.json.id)).providerId).toBe(providerId);
+  });
+
   it("a round still pending 72 hours after it began fails, once, with domain.failed; nothing is scheduled after", async () => {
     const { workspace, admin } = await setup();
     const name = uniqueDomain();
