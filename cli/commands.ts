@@ -19,6 +19,7 @@ import type { CreateKeyInput } from "../lib/domains/api-keys/schemas";
 import { UsageError } from "./errors";
 import { loadtestCommand } from "./loadtest-command";
 import { smtpCommand } from "./smtp-command";
+import { domainCommands } from "./domains-command";
 import { inviteFromCli } from "../lib/domains/invitations/invite-from-cli";
 import { sealBeforeRead } from "../lib/platform/audit/seal-chain";
 import { listCheckpoints, serializeCheckpoint, signCheckpoint } from "../lib/platform/audit/checkpoints";
@@ -231,6 +232,7 @@ export const COMMANDS: Record<string, Command> = {
       return { json: result, human: [`Audit chain of ${ws.id} verifies: ${result.entries_checked} entries${anchored}.`] };
     },
   },
+  ...domainCommands,
   loadtest: loadtestCommand,
   smtp: smtpCommand,
 };

@@ -11,6 +11,7 @@ export const NAV: NavItem[] = [
   { href: "/microsoft", label: "Microsoft 365" },
   { href: "/leases", label: "Leases" },
   { href: "/inboxes", label: "Inboxes" },
+  { href: "/domains", label: "Mail domains" },
   { href: "/agents", label: "Agents" },
   { href: "/keys", label: "API keys" },
   { href: "/audit", label: "Audit trail" },

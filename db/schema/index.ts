@@ -42,3 +42,4 @@ export * from "./decision-challenges";
 export * from "./email-proofs";
 export * from "./oauth";
 export * from "./traces";
+export * from "./mail-domains";

@@ -11,6 +11,8 @@ import { CHECKPOINT_KIND, checkpointSource, signCheckpoint } from "../platform/a
 import { deliverMessage, MESSAGE_DELIVERY_KIND, queuedMessagesSource } from "../domains/mail/outbound/deliver-outbound";
 import { deliverSystemMailItem, queuedSystemMailSource } from "../domains/mail/deliver-system-mail";
 import { configuredTransport, SYSTEM_MAIL_KIND } from "../domains/mail/send-mail";
+import { checkDomain, DOMAIN_CHECK_KIND, pendingDomainsSource } from "../domains/mail/mail-domains";
+import { domainProvider } from "../domains/mail/resend-domains";
 import { googleConfig } from "../domains/calendar-sync/google/config";
 import { dueLinksSource, EXPORT_KIND, pendingExportsSource, SYNC_KIND } from "../domains/calendar-sync/google/work-sources";
 import { microsoftConfig } from "../domains/calendar-sync/microsoft/config";
@@ -81,6 +83,15 @@ export const WORK_KINDS: WorkKind[] = [
     limits: { perWorkspace: 4, timeoutMs: 2 * MINUTE },
     doc: { run: "one queued system mail (invitation, approval notice or escalation, disabled endpoint) handed to Resend", due: "at commit, then retries on the webhook schedule", only: "with `RESEND_API_KEY`" },
     enabled: mailConfigured,
+  },
+  {
+    // A timer per pending domain on a backoff (1 min, 5 min, 30 min, 2 h, 6 h, then 12 h): none once it is verified or failed, nor past 72 h.
+    name: DOMAIN_CHECK_KIND,
+    source: pendingDomainsSource,
+    run: async (item) => (await checkDomain(item.id)) ?? { result: "nothing to do" },
+    limits: { perWorkspace: 2, timeoutMs: MINUTE },
+    doc: { run: "one pending workspace domain checked at Resend (verify, then its records' states read back)", due: "a timer after it is added or verified on demand: 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h; none once verified or failed, and it fails 72 h into a round", only: "with `RESEND_API_KEY`" },
+    enabled: () => domainProvider() !== null,
   },
   {
     name: SYNC_KIND,

@@ -71,6 +71,7 @@ import { addAgentNoteOp } from "../domains/audit/note-operation";
 import { getTraceOp } from "../domains/traces/operations";
 import { streamEventsOp } from "../domains/events/operations";
 import { deleteInboxOp } from "../domains/mail/delete-inbox";
+import { createDomainOp, deleteDomainOp, getDomainOp, listDomainsOp, verifyDomainOp } from "../domains/mail/domain-operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
 export const OPERATIONS: Operation[] = [
@@ -110,6 +111,11 @@ export const OPERATIONS: Operation[] = [
   getMessageSourceOp,
   labelMessageOp,
   labelThreadOp,
+  createDomainOp,
+  listDomainsOp,
+  getDomainOp,
+  verifyDomainOp,
+  deleteDomainOp,
   createApprovalOp,
   listApprovalsOp,
   getApprovalOp,

@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   hold: "hold",
   calendarEvent: "evt",
   inbox: "inbox",
+  mailDomain: "dom",
   thread: "thr",
   message: "msg",
   attachment: "att",

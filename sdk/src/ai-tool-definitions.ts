@@ -1931,7 +1931,7 @@ export const TOOL_DEFINITIONS = [
         },
         "types": {
           "description": "only these event types",
-          "maxItems": 24,
+          "maxItems": 26,
           "type": "array",
           "items": {
             "type": "string",
@@ -1959,7 +1959,9 @@ export const TOOL_DEFINITIONS = [
               "lease.expired",
               "message.claimed",
               "message.released",
-              "message.completed"
+              "message.completed",
+              "domain.verified",
+              "domain.failed"
             ]
           }
         },

@@ -571,6 +571,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the workspace's mail domains, newest first */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Add the workspace's own mail domain
+         * @description Registers the domain with Resend and answers with the DNS records to create (SPF and return path, DKIM, and the MX for inbound mail); it is then checked again on a schedule (1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, for 72 h) until verified or failed. A domain belongs to one workspace: another workspace's is 409 `domain_taken`. Without RESEND_API_KEY the domain is `capture_only`. Needs a workspace-wide key (an agent-bound key is refused with 403).
+         */
+        post: operations["createDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a domain with its DNS records and their states */
+        get: operations["getDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a domain from the workspace (and from Resend)
+         * @description Refused with 409 `domain_in_use` while inboxes have addresses on it. Needs a workspace-wide key (an agent-bound key is refused with 403).
+         */
+        delete: operations["deleteDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the domain's DNS records now
+         * @description Asks Resend to check the records and answers with their states. Still not verified, the scheduled checks start over (1 min, 5 min … for 72 h); a failed domain is pending again. Needs a workspace-wide key (an agent-bound key is refused with 403).
+         */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/approvals": {
         parameters: {
             query?: never;
@@ -1390,6 +1452,8 @@ export interface components {
             object: "inbox";
             agent_id: string;
             address: string;
+            /** @description the workspace domain the address is on (dom_...); null on the deployment's AGENTDRAFT_MAIL_DOMAIN */
+            domain_id: string | null;
             display_name: string | null;
             allow_senders: string[];
             block_senders: string[];
@@ -1529,6 +1593,53 @@ export interface components {
             id: string;
             /** @description system labels first, then the others in name order */
             labels: string[];
+        };
+        Domain: {
+            /** @description dom_... */
+            id: string;
+            /** @constant */
+            object: "domain";
+            name: string;
+            /**
+             * @description `pending`: waiting for the DNS records; `verified`: inboxes on it send; `failed`: not verified (Resend gave up, or 72 h passed) — fix the records and verify again; `capture_only`: no RESEND_API_KEY on this deployment, nothing is verified and mail on it is only captured
+             * @enum {string}
+             */
+            status: "pending" | "verified" | "failed" | "capture_only";
+            /** @description the DNS records to create, each with its state */
+            records: components["schemas"]["DomainRecord"][];
+            /** @description what the status means now, in words */
+            note: string | null;
+            /** @description inboxes with an address on the domain */
+            inboxes: number;
+            /** @description the next scheduled check (none once verified or failed) */
+            next_check_at: string | null;
+            last_checked_at: string | null;
+            last_error: string | null;
+            verified_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        DomainRecord: {
+            /** @description what the record is for, as Resend names it: `SPF` (the return path's MX and TXT), `DKIM`, `Receiving` (the MX for inbound mail) */
+            record: string;
+            /** @description the host to create it at, relative to the domain as Resend gives it */
+            name: string;
+            /** @description MX, TXT or CNAME */
+            type: string;
+            value: string;
+            ttl: string;
+            /** @description MX records only */
+            priority: number | null;
+            /** @description Resend's state of the record: not_started, pending, verified, failed or temporary_failure */
+            status: string;
+        };
+        DeletedDomain: {
+            id: string;
+            /** @constant */
+            object: "domain";
+            name: string;
+            /** @constant */
+            deleted: true;
         };
         Approval: {
             /** @description appr_... */
@@ -2038,7 +2149,7 @@ export interface components {
         /** @description The `data` of one Server-Sent Event; its SSE `event` field is the type and its `id` field the stream position to resume after (Last-Event-ID). */
         StreamedEvent: {
             /** @enum {string} */
-            type: "email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed";
+            type: "email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed";
             /** @description whm_...: the event's id, the same as its webhook's webhook-id */
             id: string;
             /** Format: date-time */
@@ -4043,6 +4154,8 @@ export interface operations {
                     agent_id?: string;
                     /** @description the part before @; default: generated */
                     username?: string;
+                    /** @description one of the workspace's own domains (POST /v1/domains), verified (or capture_only without Resend); default: AGENTDRAFT_MAIL_DOMAIN */
+                    domain?: string;
                     display_name?: string;
                     /** @default [] */
                     allow_senders?: string[];
@@ -5305,6 +5418,416 @@ export interface operations {
             };
         };
     };
+    listDomains: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+            };
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of domains */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Domain"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the domain, e.g. support.acme.com: at most 253 characters, labels of 1 to 63 letters, digits and hyphens; not an IP address, not this deployment's AGENTDRAFT_MAIL_DOMAIN (international names are stored in punycode) */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain, with its DNS records */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedDomain"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain, as checked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listApprovals: {
         parameters: {
             query?: {
@@ -6119,7 +6642,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed")[] | null;
                     agent_ids?: string[] | null;
                     /**
                      * @description false: created disabled (nothing is delivered to it) until a PATCH sets it true
@@ -6377,7 +6900,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url?: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed")[] | null;
                     agent_ids?: string[] | null;
                     /** @description true re-enables an endpoint that was disabled, and resets its failure count */
                     enabled?: boolean;
@@ -8603,7 +9126,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description comma-separated event types to receive (default: every type the key's scopes allow): email.received, email.sent, email.bounced, hold.created, hold.preempted, hold.expired, hold.released, hold.committed, event.cancelled, approval.requested, approval.resolved, calendar.synced, calendar.sync_failed, handoff.received, handoff.completed, handoff.dead, handoff.expired, approval.consumed, lease.acquired, lease.released, lease.expired, message.claimed, message.released, message.completed */
+                /** @description comma-separated event types to receive (default: every type the key's scopes allow): email.received, email.sent, email.bounced, hold.created, hold.preempted, hold.expired, hold.released, hold.committed, event.cancelled, approval.requested, approval.resolved, calendar.synced, calendar.sync_failed, handoff.received, handoff.completed, handoff.dead, handoff.expired, approval.consumed, lease.acquired, lease.released, lease.expired, message.claimed, message.released, message.completed, domain.verified, domain.failed */
                 types?: string;
                 /** @description start with events created at or after this time (while they are kept: 30 days), when there is no Last-Event-ID */
                 since?: string;

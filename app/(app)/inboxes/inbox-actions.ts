@@ -17,6 +17,7 @@ const rules = z.preprocess((v) => (typeof v === "string" ? v.split(/[\n,]/).map(
 const createForm = z.object({
   agent_id: z.string().min(1).max(100),
   username: z.preprocess(blankToUndefined, z.string().optional()),
+  domain: z.preprocess(blankToUndefined, z.string().max(253).optional()),
   display_name: z.preprocess(blankToUndefined, z.string().optional()),
   allow_senders: rules.optional(),
   block_senders: rules.optional(),

@@ -6,7 +6,7 @@ import { createInboxAction, deleteInboxAction, labelThreadAction, updateInboxRul
 const RULES_HINT = "One a line: an address (a@b.com) or a domain (@b.com).";
 
 /** For admins on the inboxes page: give an agent an address. */
-export function CreateInboxCard({ agents, domain }: { agents: { id: string; name: string }[]; domain: string }) {
+export function CreateInboxCard({ agents, domain, ownDomains = [] }: { agents: { id: string; name: string }[]; domain: string; ownDomains?: string[] }) {
   return (
     <Card title="Create an inbox" id="create-inbox">
       {agents.length === 0 ? (
@@ -22,8 +22,18 @@ export function CreateInboxCard({ agents, domain }: { agents: { id: string; name
               ))}
             </select>
           </Field>
-          <Field label={`Address (before @${domain}; empty: generated)`} name="username">
+          <Field label="Address (before the @; empty: generated)" name="username">
             <input id="username" name="username" maxLength={64} className={inputClass} placeholder="scheduler" />
+          </Field>
+          <Field label="Domain" name="domain" hint="Your own domains appear here once verified (Mail domains).">
+            <select id="domain" name="domain" className={inputClass} aria-describedby="domain-hint">
+              <option value="">@{domain}</option>
+              {ownDomains.map((d) => (
+                <option key={d} value={d}>
+                  @{d}
+                </option>
+              ))}
+            </select>
           </Field>
           <Field label="Display name (optional)" name="display_name">
             <input id="display_name" name="display_name" maxLength={100} className={inputClass} />

@@ -10,6 +10,7 @@ import { hasRole } from "@/lib/domains/members/roles";
 import { listAgents } from "@/lib/domains/agents/list-agents";
 import { env } from "@/lib/platform/config/env";
 import { CreateInboxCard } from "./inbox-forms";
+import { domainUsable, listDomains } from "@/lib/domains/mail/mail-domains";
 
 export const metadata: Metadata = { title: "Inboxes" };
 
@@ -18,6 +19,7 @@ export default async function InboxesPage() {
   const inboxes = await inboxOverview(memberActor(member));
   const sending = configuredTransport() !== null;
   const agents = hasRole(member.role, "admin") ? (await listAgents(member.workspaceId, { limit: 100 })).items : null;
+  const ownDomains = agents ? (await listDomains(memberActor(member), { limit: 100 })).items.filter(domainUsable).map((d) => d.name) : [];
   return (
     <>
       <PageHeader
@@ -29,7 +31,7 @@ export default async function InboxesPage() {
           </>
         }
       />
-      {agents ? <CreateInboxCard agents={agents.map((a) => ({ id: a.id, name: a.name }))} domain={env().AGENTDRAFT_MAIL_DOMAIN} /> : null}
+      {agents ? <CreateInboxCard agents={agents.map((a) => ({ id: a.id, name: a.name }))} domain={env().AGENTDRAFT_MAIL_DOMAIN} ownDomains={ownDomains} /> : null}
       <Card>
         {inboxes.length === 0 ? (
           <Empty>No inboxes yet. An agent creates one with POST /api/v1/inboxes.</Empty>

@@ -173,6 +173,7 @@ const ID_PREFIXES: Record<string, string> = {
   events: "evt",
   holds: "hold",
   inboxes: "inbox",
+  domains: "dom",
   messages: "msg",
   threads: "thr",
   attachments: "att",

@@ -30,6 +30,8 @@ export const EVENT_SCOPES: Record<EventType, ApiKeyScope> = {
   "message.claimed": "mail",
   "message.released": "mail",
   "message.completed": "mail",
+  "domain.verified": "mail",
+  "domain.failed": "mail",
 };
 
 /** The event types a key with these scopes (null: all) may receive, narrowed to `wanted` when given. */

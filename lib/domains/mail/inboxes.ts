@@ -3,7 +3,7 @@ import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { queryable, transaction } from "../../../db/transaction";
 import { inboxes, type InboxRow } from "../../../db/schema";
-import { isUniqueViolation } from "../../../db/errors";
+import { isUniqueViolation, sqlState } from "../../../db/errors";
 import { AppError, notFound } from "../../platform/errors";
 import { env } from "../../platform/config/env";
 import { newId } from "../../platform/ids";
@@ -13,8 +13,9 @@ import { findAgent } from "../agents";
 import { page, type Pagination } from "../../platform/api/pagination";
 import type { createInboxInput, updateInboxInput } from "./schemas";
 import { assertNotReserved } from "./reserved-addresses";
+import { domainForInbox } from "./mail-domains";
 
-/** Gives an agent an address `username@AGENTDRAFT_MAIL_DOMAIN`; addresses are unique. */
+/** Gives an agent an address `username@AGENTDRAFT_MAIL_DOMAIN` (or `username@` one of the workspace's own verified domains); addresses are unique. */
 export async function createInbox(actor: Actor, input: z.output<typeof createInboxInput>): Promise<InboxRow> {
   const boundAgent = actor.type === "key" ? actor.agentId : null;
   if (boundAgent && input.agent_id && input.agent_id !== boundAgent) throw notFound("agent", input.agent_id);
@@ -24,7 +25,9 @@ export async function createInbox(actor: Actor, input: z.output<typeof createInb
   }
   const username = input.username ?? `agent-${randomBytes(5).toString("hex")}`;
   assertNotReserved(username);
-  const address = `${username}@${env().AGENTDRAFT_MAIL_DOMAIN}`;
+  // On one of the workspace's own domains (verified, or capture_only without Resend), or the deployment's.
+  const domain = input.domain ? await domainForInbox(actor.workspaceId, input.domain) : null;
+  const address = `${username}@${domain?.name ?? env().AGENTDRAFT_MAIL_DOMAIN}`;
   try {
     return await transaction(async (tx) => {
       await findAgent(actor.workspaceId, agentId);
@@ -35,6 +38,7 @@ export async function createInbox(actor: Actor, input: z.output<typeof createInb
           workspaceId: actor.workspaceId,
           agentId,
           address,
+          domainId: domain?.id ?? null,
           displayName: input.display_name ?? null,
           allowSenders: input.allow_senders,
           blockSenders: input.block_senders,
@@ -44,6 +48,8 @@ export async function createInbox(actor: Actor, input: z.output<typeof createInb
       return row!;
     });
   } catch (err) {
+    // The domain was deleted while this inbox was being created on it.
+    if (domain && sqlState(err) === "23503") throw new AppError("not_found", `The domain ${domain.name} was just deleted.`);
     if (isUniqueViolation(err)) {
       throw new AppError("conflict", `The address ${address} is taken.`, { errors: [{ field: "username", message: "address taken" }] });
     }

@@ -19,6 +19,13 @@ export const createInboxInput = z.object({
     .regex(/^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/, "letters, digits, dots, dashes and underscores; starting and ending with a letter or digit")
     .optional()
     .describe("the part before @; default: generated"),
+  domain: z
+    .string()
+    .trim()
+    .min(1)
+    .max(253)
+    .optional()
+    .describe("one of the workspace's own domains (POST /v1/domains), verified (or capture_only without Resend); default: AGENTDRAFT_MAIL_DOMAIN"),
   display_name: z.string().trim().min(1).max(100).optional(),
   allow_senders: z.array(senderRule).max(500).default([]),
   block_senders: z.array(senderRule).max(500).default([]),
@@ -78,6 +85,7 @@ export const inboxSchema = z
     object: z.literal("inbox"),
     agent_id: z.string(),
     address: z.string(),
+    domain_id: z.string().nullable().describe("the workspace domain the address is on (dom_...); null on the deployment's AGENTDRAFT_MAIL_DOMAIN"),
     display_name: z.string().nullable(),
     allow_senders: z.array(z.string()),
     block_senders: z.array(z.string()),

@@ -10,6 +10,7 @@ export const serializeInbox = (i: InboxRow) => ({
   object: "inbox" as const,
   agent_id: i.agentId,
   address: i.address,
+  domain_id: i.domainId,
   display_name: i.displayName,
   allow_senders: i.allowSenders,
   block_senders: i.blockSenders,

@@ -25,5 +25,7 @@ export const EVENT_TYPES = [
   "message.claimed",
   "message.released",
   "message.completed",
+  "domain.verified",
+  "domain.failed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

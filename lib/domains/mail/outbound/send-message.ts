@@ -12,6 +12,7 @@ import { scheduleWork } from "../../../platform/jobs/schedule";
 import { MESSAGE_DELIVERY_KIND } from "./deliver-outbound";
 import { emitEvent } from "../../../platform/events/emit-event";
 import { getInbox } from "../inboxes";
+import { assertInboxCanSend } from "../mail-domains";
 import { findMessage } from "../read-mail";
 import { parseMessageOffThread } from "../inbound/parse-pool";
 import { messageEventPayload } from "../serialize";
@@ -40,6 +41,7 @@ export async function sendMessage(actor: Actor, inboxId: string, input: SendInpu
 /** The inbox and the draft of a new message, checked (the key's own inbox, safe headers). */
 export async function draftForSend(actor: Actor, inboxId: string, input: SendInput): Promise<{ inbox: InboxRow; draft: Draft }> {
   const inbox = await getInbox(actor, inboxId);
+  await assertInboxCanSend(inbox);
   return { inbox, draft: {
     to: input.to,
     cc: input.cc.filter((a) => !input.to.includes(a)),
@@ -65,6 +67,7 @@ export async function replyToMessage(actor: Actor, parentId: string, input: Repl
 export async function draftForReply(actor: Actor, parentId: string, input: ReplyInput): Promise<{ inbox: InboxRow; draft: Draft; parent: MessageRow }> {
   const parent = await findMessage(actor, parentId);
   const inbox = await getInbox(actor, parent.inboxId);
+  await assertInboxCanSend(inbox);
   if (parent.direction === "inbound" && parent.automated && !input.allow_automated) {
     throw new AppError(
       "conflict",
