@@ -4,19 +4,21 @@ import { cruise, type ICruiseResult } from "dependency-cruiser";
 import { beforeAll, describe, expect, it } from "vitest";
 
 // Only the SMTP listener (lib/domains/mail/inbound/smtp-listener.ts, run by `agentdraft smtp`)
-// verifies senders itself with mailauth, which brings joi, tldts and its DNS code along. Every
-// serverless function (each route of app/, instrumentation.ts) is traced from its static
-// imports: one that reached mailauth carried those megabytes on every cold start (the Inngest
-// route did, through job-kinds → deliver-outbound → ingest-message → parse-message →
-// sender-auth). This walks the static, value imports of our own code from each entry (type-only
+// verifies senders itself with mailauth, which brings joi, tldts, undici and its DNS code along.
+// Every serverless function (each route of app/, instrumentation.ts) is traced from its static
+// imports, and every one carries the mail parse worker, bundled whole by esbuild
+// (bin/build-parse-worker.mjs): one that reached mailauth carried those megabytes on every cold
+// start (the Inngest route did, through job-kinds → deliver-outbound → ingest-message →
+// parse-message → sender-auth; the parse worker through parse-message, 2.5 MB of its 5.1). This walks the static, value imports of our own code from each entry (type-only
 // imports and `await import()` are not followed: neither puts code into the route's graph at
 // load), then every package reached, through the `dependencies` of its package.json.
 const SMTP_ONLY = ["mailauth", "smtp-server", "joi", "tldts"];
 const root = process.cwd();
+const PARSE_WORKER = "lib/domains/mail/inbound/parse-worker.ts";
 
 let result: ICruiseResult;
 beforeAll(async () => {
-  const out = await cruise(["app", "instrumentation.ts", "cli/smtp-command.ts"], {
+  const out = await cruise(["app", "instrumentation.ts", PARSE_WORKER, "cli/smtp-command.ts"], {
     doNotFollow: { path: "node_modules" },
     exclude: { path: "\\.test\\.tsx?$" },
     tsPreCompilationDeps: true,
@@ -96,8 +98,9 @@ function smtpOnlyChains(entry: string): string[] {
 }
 
 describe("what a route's function loads", () => {
-  it("no route, page or instrumentation.ts reaches mailauth, smtp-server, joi or tldts through static imports", () => {
-    const entries = result.modules.map((m) => m.source).filter((s) => s === "instrumentation.ts" || /^app\/.*\/(route|page|layout)\.tsx?$/.test(s));
+  it("no route, page, instrumentation.ts or the parse worker reaches mailauth, smtp-server, joi or tldts through static imports", () => {
+    const entries = result.modules.map((m) => m.source).filter((s) => s === "instrumentation.ts" || s === PARSE_WORKER || /^app\/.*\/(route|page|layout)\.tsx?$/.test(s));
+    expect(entries).toContain(PARSE_WORKER);
     expect(entries).toContain("app/api/inngest/route.ts");
     expect(entries).toContain("app/api/inbound/raw/route.ts");
     expect(entries.length).toBeGreaterThan(20);
