@@ -10,7 +10,8 @@
 // handler; the second one, the same request again, is the warm cost for comparison.
 //
 // argv[2]: the route's directory under .next/server/app; argv[3]: JSON array of requests
-// ({ method, path, headers, body }). Prints one JSON line and exits.
+// ({ method, path, headers, body }). Prints `answered` after the first answer, then one JSON
+// line with its own clocks, and exits.
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -56,6 +57,7 @@ server.listen(0, "127.0.0.1", async () => {
     const t = performance.now();
     const a = await send(port, r);
     answers.push({ ...a, ms: performance.now() - t });
+    if (answers.length === 1) process.stdout.write("answered\n"); // the parent's clock stops here
   }
   marks.first_request_ms = answers[0].ms;
   marks.second_request_ms = answers[1]?.ms ?? null;
