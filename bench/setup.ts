@@ -97,15 +97,20 @@ export async function connectBenchDatabase(env: Record<string, string>): Promise
   await runMigrations();
 }
 
+/** Builds the app as `npm run build` does, unless BENCH_SKIP_BUILD=1 and a build exists; true when it built. */
+export function buildApp(): boolean {
+  if (process.env.BENCH_SKIP_BUILD === "1" && fs.existsSync(".next/BUILD_ID")) return false;
+  console.error("building the app (npm run build: the parse worker's bundle, then next build)…");
+  const worker = spawnSync(process.execPath, ["bin/build-parse-worker.mjs"], { stdio: "inherit" });
+  if (worker.status !== 0) throw new Error("bin/build-parse-worker.mjs failed");
+  const built = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (built.status !== 0) throw new Error("next build failed");
+  return true;
+}
+
 /** Builds (unless BENCH_SKIP_BUILD=1) and starts `next start` on a loopback port; resolves when it answers. */
 export async function startNextServer(env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  if (process.env.BENCH_SKIP_BUILD !== "1" || !fs.existsSync(".next/BUILD_ID")) {
-    console.error("building the app (npm run build: the parse worker's bundle, then next build)…");
-    const worker = spawnSync(process.execPath, ["bin/build-parse-worker.mjs"], { stdio: "inherit" });
-    if (worker.status !== 0) throw new Error("bin/build-parse-worker.mjs failed");
-    const built = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-    if (built.status !== 0) throw new Error("next build failed");
-  }
+  buildApp();
   let port = 4100 + Math.floor(Math.random() * 800);
   if (port === 4190) port++; // on fetch's list of blocked ports (sieve)
   // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server (written when it stops).

@@ -1,4 +1,3 @@
-import { authenticate, type DNSResolver } from "mailauth";
 import { env } from "../../../platform/config/env";
 
 /**
@@ -12,12 +11,12 @@ export const NOT_CHECKED: SenderAuth = { spf: null, dkim: null, dmarc: null, che
 
 type Headers = Map<string, unknown>;
 const str = (v: unknown): string => (typeof v === "string" ? v : v && typeof v === "object" && "value" in v ? String((v as { value: unknown }).value) : v ? String(v) : "");
-const FAILING = new Set(["fail", "softfail", "permerror"]);
+export const FAILING_VERDICTS: ReadonlySet<string> = new Set(["fail", "softfail", "permerror"]);
 
 function verdicts(results: string, checkedBy: string): SenderAuth {
   const verdict = (method: string) => new RegExp(`(?:^|;)\\s*${method}\\s*=\\s*([a-z]+)`, "i").exec(results)?.[1]?.toLowerCase() ?? null;
   const out = { spf: verdict("spf"), dkim: verdict("dkim"), dmarc: verdict("dmarc"), checked_by: checkedBy };
-  return { ...out, failed: [out.spf, out.dkim, out.dmarc].some((v) => v !== null && FAILING.has(v)) };
+  return { ...out, failed: [out.spf, out.dkim, out.dmarc].some((v) => v !== null && FAILING_VERDICTS.has(v)) };
 }
 
 export function trustedAuthservIds(): string[] {
@@ -40,24 +39,5 @@ export function trustedAuthenticationResults(headers: Headers, trusted: string[]
   return verdicts(topmost.slice(topmost.indexOf(";") + 1), authservId);
 }
 
-/** The identity our SMTP listener verifies as (the authserv-id of the results it computes). */
+/** The identity our SMTP listener verifies as (the authserv-id of the results it computes, verify-sender.ts). */
 export const LOCAL_AUTHSERV_ID = "agentdraft";
-
-/**
- * SMTP: we are the receiving MTA, so we check SPF (client IP, HELO, MAIL FROM), DKIM and DMARC
- * ourselves (mailauth). `resolver` is DNS (tests inject one). A DNS failure is a temperror verdict.
- */
-export async function verifySender(raw: Buffer, session: { ip: string; helo: string; mailFrom: string | null; resolver?: DNSResolver }): Promise<SenderAuth> {
-  const result = await authenticate(raw, {
-    ip: session.ip,
-    helo: session.helo,
-    sender: session.mailFrom ?? "",
-    mta: LOCAL_AUTHSERV_ID,
-    resolver: session.resolver,
-    disableArc: true,
-    disableBimi: true,
-  });
-  const dkim = result.dkim?.results?.find((r) => r.status?.result === "pass")?.status?.result ?? result.dkim?.results?.[0]?.status?.result ?? "none";
-  const out = { spf: result.spf ? String((result.spf as { status?: { result?: string } }).status?.result ?? "none") : "none", dkim, dmarc: result.dmarc ? String((result.dmarc as { status?: { result?: string } }).status?.result ?? "none") : "none", checked_by: LOCAL_AUTHSERV_ID };
-  return { ...out, failed: [out.spf, out.dkim, out.dmarc].some((v) => FAILING.has(v)) };
-}

@@ -3,7 +3,7 @@ import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { AppError } from "../../../platform/errors";
 import { env } from "../../../platform/config/env";
 import { inboxesFor, ingestMessage } from "./ingest-message";
-import { verifySender } from "./sender-auth";
+import { verifySender } from "./verify-sender";
 import type { DNSResolver } from "mailauth";
 
 type SmtpError = Error & { responseCode?: number };
