@@ -4,6 +4,7 @@ import { newKey, newWorkspace } from "../test/helpers/fixtures";
 import { setTestEnv } from "../test/helpers/env";
 import { overlappingBusy } from "../test/helpers/calendar-invariants";
 import { runCli } from "./main";
+import { grantsIn } from "./loadtest/holds-scenario";
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { url } = serveApiForTests();
@@ -24,8 +25,9 @@ describe("npx agentdraft loadtest", () => {
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ agents: 6, calendars: 2, slots: 3 });
     expect(out.summary.requests).toBeGreaterThan(5);
-    expect(out.summary.outcomes.granted).toBeGreaterThan(0);
-    expect(Object.keys(out.summary.outcomes).every((k) => k === "granted" || k === "hold_conflict")).toBe(true);
+    expect(grantsIn(out.summary.outcomes)).toBeGreaterThan(0);
+    // Random priorities: a grant can be preempted before its agent commits it ("granted_then_<code>", still a grant).
+    expect(Object.keys(out.summary.outcomes).filter((k) => k !== "granted" && k !== "hold_conflict" && !k.startsWith("granted_then_"))).toEqual([]);
     expect(await overlappingBusy(workspace.id)).toEqual([]);
 
     const human = await cli("loadtest", "--url", url(), "--key", key, "--agents", "2", "--seconds", "0.5", "--calendars", "1");
