@@ -182,6 +182,7 @@ test("every page of the web app, signed in as the owner", async () => {
     ["/audit", "/audit"],
     ["/members", "/members"],
     ["/mail", "/mail"],
+    ["/domains", "/domains"],
     ["/captured", "/captured"],
     ["/settings", "/settings"],
     ["/channels", "/channels"],
