@@ -1,5 +1,6 @@
 import { deliverWebhook, pendingDeliveriesSource } from "../domains/webhooks/deliver";
-import { DELIVERY_KIND, fanOutEvent, unfannedEventsSource } from "../domains/webhooks/fan-out";
+import { fanOutEvent, unfannedEventsSource } from "../domains/webhooks/fan-out";
+import { DELIVERY_KIND } from "../platform/events/outbox";
 import { purgeWebhookHistory } from "../domains/webhooks/purge-webhook-history";
 import { purgeExpiredIdempotencyKeys } from "../platform/api/idempotency";
 import { expireHold, heldHoldsSource, HOLD_EXPIRY_KIND } from "../domains/holds/expire-holds";

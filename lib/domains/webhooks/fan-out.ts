@@ -4,9 +4,6 @@ import { jsonValue } from "../../../db/row-json";
 import { DELIVERY_KIND, type OutboxDelivery } from "../../platform/events/outbox";
 import { scheduleWork } from "../../platform/jobs/schedule";
 
-/** The work kind that delivers one event to one endpoint (lib/composition/job-kinds.ts). */
-export { DELIVERY_KIND };
-
 /**
  * Fans out one outbox event that has not been yet (written before deliveries were made in the
  * emitting statement, e.g. by an older version): one delivery per matching enabled endpoint,

@@ -7,7 +7,7 @@ import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { findEndpoint } from "./find-endpoint";
 import { scheduleWork } from "../../platform/jobs/schedule";
-import { DELIVERY_KIND } from "./fan-out";
+import { DELIVERY_KIND } from "../../platform/events/outbox";
 
 /**
  * Schedules one more attempt of a delivery now, whatever its status (a succeeded one is sent

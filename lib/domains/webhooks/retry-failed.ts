@@ -5,7 +5,7 @@ import { AppError } from "../../platform/errors";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { scheduleWork } from "../../platform/jobs/schedule";
-import { DELIVERY_KIND } from "./fan-out";
+import { DELIVERY_KIND } from "../../platform/events/outbox";
 import { findEndpoint } from "./find-endpoint";
 
 /** Every failed delivery of an endpoint gets one more attempt now (one audit entry for all). */

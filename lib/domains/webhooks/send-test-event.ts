@@ -6,7 +6,7 @@ import { newId } from "../../platform/ids";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { scheduleWork } from "../../platform/jobs/schedule";
-import { DELIVERY_KIND } from "./fan-out";
+import { DELIVERY_KIND } from "../../platform/events/outbox";
 import { findEndpoint } from "./find-endpoint";
 
 /** The type of a test delivery: signed and delivered like any event, to one endpoint only, never streamed. */
