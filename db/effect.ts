@@ -49,6 +49,23 @@ export class DoorRefusedError extends Error {
   }
 }
 
+/**
+ * Thrown by an idempotent effect whose deferred door found a response already stored for the
+ * request's Idempotency-Key: nothing was changed, and `stored` (the door's record) is the answer
+ * to replay.
+ */
+export class StoredResponseFoundError extends Error {
+  constructor(readonly stored: Record<string, unknown>) {
+    super("a response is already stored for this Idempotency-Key");
+  }
+}
+
+/** The record the door found for the request's Idempotency-Key, if any (agentdraft_admit's `stored`). */
+function storedIn(answer: unknown): Record<string, unknown> | null {
+  const stored = (answer as { stored?: unknown } | null)?.stored;
+  return stored && typeof stored === "object" ? (stored as Record<string, unknown>) : null;
+}
+
 /** Runs `fn` with the door deferred into its first effect statement (door.answer is set once one ran). */
 export function withDeferredDoor<T>(door: DeferredDoor, fn: () => Promise<T>): Promise<T> {
   return doors.run(door, fn);
@@ -110,10 +127,32 @@ export async function effect<T>(select: SQL, ctes?: SQL): Promise<T> {
   if (door && door.answer === undefined) {
     type Row = { door: unknown; admitted: boolean; guarded: boolean; out?: unknown };
     const settle = (row: Row | undefined) => {
-      door.answer = row?.door ?? null;
+      door.answer = row?.door ? jsonValue(row.door) : null;
       if (!row?.admitted) throw new DoorRefusedError();
+      const stored = storedIn(door.answer);
+      if (stored) throw new StoredResponseFoundError(stored);
       if (!row.guarded) throw new EffectGuardFailedError();
     };
+    if (idem && !ctes) {
+      if (scope.ran) throw new Error("an idempotent statement operation ran a second effect");
+      // The door, the lookup of a stored response and the change with its record, in one
+      // statement: the change and the record's insert run only when the door admits, finds
+      // nothing stored and the guard holds. (CTEs read twice are computed once; the change is
+      // an initplan of the CASE, so it runs only when needed.)
+      const go = sql`(${door.admits} and ${holds} and jsonb_typeof(d.door->'stored') is distinct from 'object')`;
+      const { rows } = await executeFixed<Row>(q, sql`
+        with d as materialized (select ${door.admit} as door),
+        r as materialized (select case when ${go} then (select s.out from (${select}) s) end as out from d),
+        i as (
+          insert into idempotency_keys (api_key_id, key, request_hash, response_status, response_headers, response_body, result, expires_at)
+          select ${idem.apiKeyId}, ${idem.key}, ${idem.requestHash}, 0, '{}'::jsonb, '', r.out::jsonb, ${idem.expiresAt.toISOString()}::timestamptz
+          from d, r where ${go}
+        )
+        select d.door, ${door.admits} as admitted, ${holds} as guarded, r.out from d, r`);
+      settle(rows[0]);
+      scope.ran = true;
+      return jsonValue<T>(rows[0]!.out ?? null);
+    }
     if (!idem && !ctes) {
       // The effect is an initplan of the CASE: PostgreSQL runs it only when the door has admitted
       // (and the guard holds).

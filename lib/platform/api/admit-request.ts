@@ -65,17 +65,28 @@ export async function admitRequest(req: Request, headers: Headers, idempotencyKe
  * Possible once this instance has admitted the key (its workspace, agent and scopes never
  * change; revocation is what the statement checks). Null otherwise: admit first.
  */
-export function deferDoor(req: Request): (Admitted & { door: DeferredDoor; settle: (headers: Headers) => Admitted }) | null {
+export function deferDoor(
+  req: Request,
+  idempotencyKey: string | null = null,
+): (Admitted & { door: DeferredDoor; settle: (headers: Headers) => Admitted; admitAlone: () => Promise<unknown> }) | null {
   const hash = hashKey(bearerKey(req.headers.get("authorization")));
   const key = identities.get(hash);
   if (!key) return null;
-  const prepared = prepareDoor(req, null, hash);
+  const prepared = prepareDoor(req, idempotencyKey, hash);
   const door: DeferredDoor = {
     admit: prepared.call,
     admits: sql`(d.door is not null and not (d.door->>'revoked')::boolean
       and coalesce((d.door->>'key_allowed')::boolean, true) and coalesce((d.door->>'ws_allowed')::boolean, true))`,
   };
-  return { key, traceId: prepared.traceId, stored: null, door, settle: (headers) => settleDoor(prepared, door.answer ?? null, headers) };
+  return {
+    key,
+    traceId: prepared.traceId,
+    stored: null,
+    door,
+    settle: (headers) => settleDoor(prepared, door.answer ?? null, headers),
+    // The same call on its own, when no statement carried it (its leased tokens are spent once).
+    admitAlone: async () => (await executeFixed<{ out: unknown }>(await getDb(), sql`select ${prepared.call} as out`)).rows[0]?.out ?? null,
+  };
 }
 
 type PreparedDoor = ReturnType<typeof prepareDoor>;

@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../../db/client";
-import { holds } from "../../../db/schema";
+import { holds, idempotencyKeys } from "../../../db/schema";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newKey, newWorkspace } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
 import { createCalendar } from "../../domains/calendars/calendars";
 import { operatorActor } from "../actor";
+import { newId } from "../ids";
 import { revokeKey } from "../../domains/api-keys/revoke-key";
 
 // A small burst and a refill so slow (one token per 100 s) that no test sees one.
@@ -20,7 +21,8 @@ async function setup() {
   const { workspace } = await newWorkspace();
   const cal = await createCalendar(operatorActor(workspace.id), { name: "door" });
   const { key, row } = await newKey(workspace.id);
-  const place = (h: number, extra: Record<string, unknown> = {}) => api(`/api/v1/calendars/${cal.id}/holds`, { key, body: { ...slot(h), ...extra } });
+  const place = (h: number, extra: Record<string, unknown> = {}, idempotencyKey?: string) =>
+    api(`/api/v1/calendars/${cal.id}/holds`, { key, body: { ...slot(h), ...extra }, headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : {} });
   const heldRows = async () => (await (await getDb()).select({ id: holds.id }).from(holds).where(eq(holds.workspaceId, workspace.id))).length;
   return { workspace, cal, key, row, place, heldRows };
 }
@@ -80,5 +82,65 @@ describe("the door inside the operation's statement", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(9);
     expect(await heldRows()).toBe(4);
+  });
+
+  it("an idempotent place is one statement too: door, stored lookup, change and record together; its replay one", async () => {
+    const { place, heldRows } = await setup();
+    expect((await place(1)).status).toBe(201);
+    const db = await getDb();
+    const execute = vi.spyOn((db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client, "query");
+    try {
+      const first = await place(3, {}, "idem-one");
+      expect(first.status).toBe(201);
+      expect(execute).toHaveBeenCalledTimes(1);
+      const again = await place(3, {}, "idem-one");
+      expect(again.status).toBe(201);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(again.json.id).toBe(first.json.id);
+      expect(execute).toHaveBeenCalledTimes(2); // the door found the record; the replay itself reads nothing
+      // The same key with another body: 422, found by the one statement, nothing placed.
+      expect((await place(5, {}, "idem-one")).status).toBe(422);
+      expect(execute).toHaveBeenCalledTimes(3);
+    } finally {
+      execute.mockRestore();
+    }
+    expect(await heldRows()).toBe(2);
+  });
+
+  it("an idempotent refusal before any change (no such hold) goes through the door on its own, stored and replayed", async () => {
+    const { key, place } = await setup();
+    expect((await place(1)).status).toBe(201);
+    const absent = newId("hold");
+    const missing = () => api(`/api/v1/holds/${absent}/release`, { key, method: "POST", headers: { "idempotency-key": "idem-404" } });
+    const first = await missing();
+    expect(first.status).toBe(404);
+    expect(first.headers.get("ratelimit-remaining")).toBe("2");
+    const replayed = await missing();
+    expect(replayed.status).toBe(404);
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(replayed.json).toEqual(first.json);
+  });
+
+  it("an idempotent request over the rate limit is a 429 that stores nothing", async () => {
+    const { place, heldRows } = await setup();
+    const statuses = [];
+    for (let h = 0; h < 4; h++) statuses.push((await place(h * 2)).status);
+    expect(statuses).toEqual([201, 201, 201, 201]);
+    const refused = await place(20, {}, "idem-429");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("idempotent-replayed")).toBeNull();
+    expect(await heldRows()).toBe(4);
+    const rows = await (await getDb()).select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "idem-429"));
+    expect(rows).toHaveLength(0);
+  });
+
+  it("a revoked key's idempotent place is a 401 that changes and stores nothing", async () => {
+    const { workspace, row, place, heldRows } = await setup();
+    expect((await place(1)).status).toBe(201);
+    await revokeKey(operatorActor(workspace.id), row.id);
+    expect((await place(3, {}, "idem-401")).status).toBe(401);
+    expect(await heldRows()).toBe(1);
+    const rows = await (await getDb()).select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "idem-401"));
+    expect(rows).toHaveLength(0);
   });
 });

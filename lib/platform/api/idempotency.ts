@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 import { getDb, type Queryable } from "../../../db/client";
 import { transaction } from "../../../db/transaction";
-import { capturingEffect, effectRan, replayingEffect } from "../../../db/effect";
+import { capturingEffect, DoorRefusedError, effectRan, replayingEffect, StoredResponseFoundError } from "../../../db/effect";
 import { constraintName, isUniqueViolation } from "../../../db/errors";
 import { idempotencyKeys } from "../../../db/schema";
 import { AppError } from "../errors";
@@ -92,6 +92,12 @@ export type IdempotentRun = {
    * stores the record itself, in the same round trip, instead of a transaction around it all.
    */
   statement?: boolean;
+  /**
+   * The door deferred into the statement (with-api-key.ts), which also looks up the stored
+   * response: no lookup first. Called when no statement ran the door (the request was refused
+   * before its change): passes the door on its own and answers what it found stored.
+   */
+  admit?: () => Promise<StoredResponse | null>;
 };
 
 /**
@@ -102,6 +108,7 @@ export type IdempotentRun = {
  * concurrent twin gets 409 at once, and a crash releases the lock with nothing stored.
  */
 export async function runIdempotent(run: IdempotentRun): Promise<Response> {
+  if (run.admit && run.statement) return runStatement(run);
   const stored = run.stored === undefined ? await findStored(run.apiKeyId, run.key) : run.stored;
   if (stored) return replayStored(run, stored);
   return run.statement ? runStatement(run) : runTransaction(run);
@@ -120,6 +127,9 @@ async function runStatement(run: IdempotentRun, retried = false): Promise<Respon
   try {
     ({ value: res, ran } = await capturingEffect(idem, run.execute));
   } catch (err) {
+    // The deferred door refused (401, 429: the caller answers it) or found this key's response.
+    if (err instanceof DoorRefusedError) throw err;
+    if (err instanceof StoredResponseFoundError) return replayStored(run, err.stored as StoredResponse);
     if (isUniqueViolation(err) && constraintName(err) === RECORD_KEY) {
       // A twin committed first: replay it, or, when its record is past its 24 hours, run afresh.
       const twin = await findStored(run.apiKeyId, run.key);
@@ -134,7 +144,10 @@ async function runStatement(run: IdempotentRun, retried = false): Promise<Respon
   }
   if (!storable(res.status)) return res;
   if (!ran) {
-    // Refused before any change (a 4xx from a read): stored afterwards, as nothing changed.
+    // Refused before any change (a 4xx from a read): stored afterwards, as nothing changed,
+    // unless the door (on its own, when it had no statement to ride in) finds a stored answer.
+    const earlier = run.admit ? await run.admit() : null;
+    if (earlier) return replayStored(run, earlier);
     const snap = await snapshot(res);
     await storeSnapshot(await getDb(), run, snap);
     return new Response(snap.body, { status: snap.status, headers: res.headers });

@@ -71,6 +71,22 @@ describe("Idempotency-Key on one-statement operations", () => {
     expect(await db.select().from(holds).where(eq(holds.workspaceId, workspace.id))).toHaveLength(1);
   });
 
+  it("places a hold exactly once when 25 identical requests of a key known here race (the door in the statement)", async () => {
+    const { workspace, key } = await setup();
+    const cal = await api("/api/v1/calendars", { key, body: { name: "hot" } });
+    const agent = await newAgent(workspace.id);
+    const { key: agentKey } = await newKey(workspace.id, { agent_id: agent.id });
+    expect((await api("/api/v1/me", { key: agentKey })).status).toBe(200);
+    const body = { start_time: soon(60), end_time: soon(90), priority: 50 };
+    const call = { key: agentKey, body, headers: { "idempotency-key": "hold-race-known" } };
+    const results = await Promise.all(Array.from({ length: 25 }, () => api(`/api/v1/calendars/${cal.json.id}/holds`, call)));
+    expect(results.map((r) => r.status)).toEqual(Array(25).fill(201));
+    expect(new Set(results.map((r) => r.json.id)).size).toBe(1);
+    expect(results.filter((r) => r.headers.get("idempotent-replayed") === null)).toHaveLength(1);
+    const db = await getDb();
+    expect(await db.select().from(holds).where(eq(holds.workspaceId, workspace.id))).toHaveLength(1);
+  });
+
   it("stores a refusal the statement decided and replays it byte for byte, with nothing changed", async () => {
     const { workspace, key } = await setup();
     const cal = await api("/api/v1/calendars", { key, body: { name: "busy" } });

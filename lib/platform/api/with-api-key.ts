@@ -49,9 +49,11 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
     try {
       await assertReadyToServe();
       const idempotencyKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
-      // A one-statement change, untraced and without an Idempotency-Key, takes the door into its statement.
-      deferred = op.idempotency === "statement" && idempotencyKey === null && !req.headers.has("x-trace-id") ? deferDoor(req) : null;
-      const { key, traceId, stored } = deferred ?? (await admitRequest(req, headers, idempotencyKey !== null && isIdempotencyKey(idempotencyKey) ? idempotencyKey : null));
+      const wellFormedKey = idempotencyKey !== null && isIdempotencyKey(idempotencyKey) ? idempotencyKey : null;
+      // A one-statement change, untraced, takes the door (and the lookup of its Idempotency-Key's
+      // stored response) into its statement.
+      deferred = op.idempotency === "statement" && idempotencyKey === wellFormedKey && !req.headers.has("x-trace-id") ? deferDoor(req, wellFormedKey) : null;
+      const { key, traceId, stored } = deferred ?? (await admitRequest(req, headers, wellFormedKey));
       requireScope(key, op.scope);
       if (req.method !== "GET" && req.method !== "HEAD") armSweepForWrite();
 
@@ -83,20 +85,28 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
 
       let res: Response;
       if (idempotencyKey !== null) {
-        res = await runIdempotent({
-          apiKeyId: key.id,
-          key: validateIdempotencyKey(idempotencyKey),
-          fingerprint: requestFingerprint(req.method, url.pathname + url.search, raw),
-          execute: () => handler(ctx),
-          render: (err) => problemResponse(err, requestId),
-          stored,
-          statement: op.idempotency === "statement",
-        });
+        const door = deferred;
+        const run = () =>
+          runIdempotent({
+            apiKeyId: key.id,
+            key: validateIdempotencyKey(idempotencyKey),
+            fingerprint: requestFingerprint(req.method, url.pathname + url.search, raw),
+            execute: () => handler(ctx),
+            render: (err) => problemResponse(err, requestId),
+            stored,
+            statement: op.idempotency === "statement",
+            admit: door ? async () => (await passDoor(door, headers)).stored : undefined,
+          });
+        res = door ? await withDeferredDoor(door.door, run) : await run();
+        if (door) {
+          deferred = null;
+          await passDoor(door, headers);
+        }
       } else if (deferred) {
         const door = deferred;
         res = await withDeferredDoor(door.door, () => handler(ctx));
         deferred = null; // passed below: a refusal there is the answer, not a second door
-        await passDoor(door, req, headers);
+        await passDoor(door, headers);
       } else {
         res = await handler(ctx);
       }
@@ -105,7 +115,7 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
       if (!deferred) return problemResponse(err, requestId, headers);
       // The door's answer comes first, as if it had run before anything else: 401 or 429 over the request's own error.
       try {
-        await passDoor(deferred, req, headers);
+        await passDoor(deferred, headers);
       } catch (refused) {
         return problemResponse(refused, requestId, headers);
       }
@@ -118,8 +128,9 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
  * A deferred door's verdict: what the request's statement answered for it, or, when no effect
  * statement ran (the request failed before one), the door on its own. Throws its 401 or 429.
  */
-async function passDoor(deferred: NonNullable<ReturnType<typeof deferDoor>>, req: Request, headers: Headers): Promise<Admitted> {
-  return deferred.door.answer === undefined ? admitRequest(req, headers) : deferred.settle(headers);
+async function passDoor(deferred: NonNullable<ReturnType<typeof deferDoor>>, headers: Headers): Promise<Admitted> {
+  if (deferred.door.answer === undefined) deferred.door.answer = await deferred.admitAlone();
+  return deferred.settle(headers);
 }
 
 /**
