@@ -202,6 +202,41 @@ describe("the embedded engine", () => {
     for (const ws of Object.keys(sizes)) expect(whileAllBusy.filter((d) => d.ws === ws).length).toBeGreaterThan(400);
   });
 
+  it("does not re-read the database every refill interval while all that is due was announced to it", async () => {
+    // A steady stream of notified work, each item also in the database (as a committed delivery
+    // is) until its run ends: a refill finds only what the engine already holds. On the embedded
+    // database each of those reads stalls every other statement, so they wait for the idle poll.
+    const db = new Map<string, WorkItem>();
+    const reads = { next: 0, due: 0 };
+    const k = kind("k", async (i) => {
+      await sleep(30);
+      db.delete(i.id);
+    });
+    const e = engine({
+      kinds: [k],
+      refillMs: 20,
+      store: {
+        nextDueTimes: async () => {
+          reads.next++;
+          return new Map(db.size ? [["k", new Date(Math.min(...[...db.values()].map((i) => i.dueAt.getTime())))]] : []);
+        },
+        dueItems: async (_, q) => {
+          reads.due++;
+          return [...db.values()].filter((i) => i.dueAt <= q.before).slice(0, q.limit);
+        },
+      },
+    });
+    for (let n = 0; n < 40; n++) {
+      const it = item(`n-${n}`, "A");
+      db.set(it.id, it);
+      e.notify("k", [it]);
+      await sleep(10);
+    }
+    await until(() => db.size === 0);
+    // One read at start (and, at most, one that found a page it held); not one per 20 ms over ~400 ms.
+    expect(reads.next).toBeLessThanOrEqual(3);
+  });
+
   it("runs nothing while another process holds the lock", async () => {
     const run = vi.fn(async () => {});
     const e = engine({ kinds: [kind("k", run)], acquireLock: async () => null });

@@ -218,17 +218,20 @@ export function createEngine(o: EngineOptions) {
           earliest = Math.min(earliest, due.getTime());
           continue;
         }
-        const items = await store.dueItems(kind, { before: now, limit: o.concurrency * 4, perWorkspace: kind.limits.perWorkspace * 2 });
+        const limit = o.concurrency * 4;
+        const items = await store.dueItems(kind, { before: now, limit, perWorkspace: kind.limits.perWorkspace * 2 });
         let added = 0;
         for (const item of items) {
           const key = entryKey(kind.name, item.id);
           if (!running.has(key) && enqueue(kind, item)) added++;
         }
         if (added > 0) catchingUp.add(kind.name);
-        backlog ||= items.length > 0;
+        // A page of items this engine knew already (notified at commit, queued or running) is no
+        // backlog, unless it was full: what is due is in hand, and the next read can wait.
+        backlog ||= added > 0 || items.length >= limit;
       }
       const refillMs = o.refillMs ?? 500;
-      // New work found: more may wait behind it (what a crash or another process left). The next
+      // New work found (or a full page): more may wait behind it (what a crash or another process left). The next
       // page of that kind is read as soon as fewer of it are queued than the pool runs at once, not
       // a refill interval later: a backlog drains at full speed, each page shared between
       // workspaces (dueItems). A read that finds nothing new waits the interval.
