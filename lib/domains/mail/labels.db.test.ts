@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newAgent, newKey } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
 import { getDb } from "../../../db/client";
-import { messageLabels, messages } from "../../../db/schema";
+import { auditEntries, messageLabels, messages } from "../../../db/schema";
 import { labelsSchema, messageSchema, threadSchema } from "./schemas";
 
 const SECRET = "inbound-secret-for-tests-0123456789";
@@ -45,6 +45,13 @@ describe("labels on messages", () => {
     expect(removed.json.labels).toEqual(["unread", "billing/q1"]);
     expect((await api(`/api/v1/inboxes/${inbox.id}/messages?label=follow-up`, { key })).json.data).toEqual([]);
     expect((await api(`/api/v1/messages/${b.id}`, { key })).json.labels).toEqual([]);
+    // Each change that changed something is in the audit trail, by whom and what; the repeated add is not.
+    const db = await getDb();
+    const audited = await db.select().from(auditEntries).where(and(eq(auditEntries.resourceId, a.id), eq(auditEntries.action, "message.labels_changed"))).orderBy(auditEntries.at);
+    expect(audited.map((e) => e.summary)).toEqual([
+      { added: ["billing/q1", "follow-up"], removed: [] },
+      { added: [], removed: ["follow-up"] },
+    ]);
   }, 120_000); // the file's first mail starts the parse worker: room for a loaded machine
 
   it("refuse bad names, too many labels and system labels with a clear 400, changing nothing", async () => {

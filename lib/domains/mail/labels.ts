@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { queryable, transaction } from "../../../db/transaction";
+import { appendAudit } from "../../platform/audit/append-audit";
 import { messageLabels, messages, threadLabels, threads, type MessageRow } from "../../../db/schema";
 import { AppError } from "../../platform/errors";
 import type { Actor } from "../../platform/actor";
@@ -118,7 +119,8 @@ export async function changeLabels(actor: Actor, target: Target, change: LabelCh
     } else {
       await tx.select({ id: threads.id }).from(threads).where(eq(threads.id, target.id)).for("update");
     }
-    if (remove.length) await tx.delete(table).where(and(eq(owner, target.id), inArray(table.label, remove)));
+    const removed = remove.length ? (await tx.delete(table).where(and(eq(owner, target.id), inArray(table.label, remove))).returning({ label: table.label })).map((r) => r.label) : [];
+    let added: string[] = [];
     if (add.length) {
       const existing = await tx.select({ label: table.label }).from(table).where(eq(owner, target.id));
       const after = new Set([...existing.map((e) => e.label), ...add]);
@@ -127,8 +129,11 @@ export async function changeLabels(actor: Actor, target: Target, change: LabelCh
         throw new AppError("validation_failed", message, { limit: MAX_LABELS, errors: [{ field: "add", message }] });
       }
       const values = add.map((label) => ({ workspaceId: actor.workspaceId, label, ...(target.kind === "message" ? { messageId: target.id } : { threadId: target.id }) }));
-      if (target.kind === "message") await tx.insert(messageLabels).values(values as (typeof messageLabels.$inferInsert)[]).onConflictDoNothing();
-      else await tx.insert(threadLabels).values(values as (typeof threadLabels.$inferInsert)[]).onConflictDoNothing();
+      const inserted =
+        target.kind === "message"
+          ? await tx.insert(messageLabels).values(values as (typeof messageLabels.$inferInsert)[]).onConflictDoNothing().returning({ label: messageLabels.label })
+          : await tx.insert(threadLabels).values(values as (typeof threadLabels.$inferInsert)[]).onConflictDoNothing().returning({ label: threadLabels.label });
+      added = inserted.map((r) => r.label);
     }
     if (unread !== null) {
       if (target.kind === "message") await tx.update(messages).set({ unread }).where(eq(messages.id, target.id));
@@ -138,6 +143,17 @@ export async function changeLabels(actor: Actor, target: Target, change: LabelCh
         if (!newest) throw new AppError("validation_failed", "`unread` applies to received mail only, and this thread has none.", { errors: [{ field: "add", message: "the thread has no received mail" }] });
         await tx.update(messages).set({ unread: true }).where(eq(messages.id, newest.id));
       }
+    }
+    // What changed, audited; a change that changed nothing (a label added twice) is not.
+    if (added.length || removed.length || unread !== null) {
+      await appendAudit(tx, [
+        {
+          actor,
+          action: `${target.kind}.labels_changed`,
+          resource: { type: target.kind, id: target.id },
+          summary: { added: added.sort(), removed: removed.sort(), ...(unread === null ? {} : { unread }) },
+        },
+      ]);
     }
   });
   return currentLabels(target);
