@@ -203,7 +203,7 @@ const attachmentInput = z.object({
   content_base64: z
     .string()
     .min(4)
-    .max(base64Chars(L.fileBytes), `at most ${L.fileBytes} bytes decoded (${base64Chars(L.fileBytes)} base64 characters)`)
+    .max(base64Chars(L.fileBytes), { message: `at most ${L.fileBytes} bytes decoded (${base64Chars(L.fileBytes)} base64 characters)`, abort: true })
     .refine(isBase64, "standard base64 (RFC 4648 §4: A-Z a-z 0-9 + /, padded with =), without line breaks or spaces")
     .refine((v) => !isBase64(v) || decodedLength(v) <= L.fileBytes, `at most ${L.fileBytes} bytes decoded`)
     .describe(`the file's bytes, base64; at most ${L.fileBytes} bytes decoded`),
