@@ -54,7 +54,6 @@ export function isBase64(b64: string): boolean {
  */
 export function cleanFilename(name: string): string {
   const last = name.split(/[/\\]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
   let clean = last.replace(/[\u0000-\u001f\u007f-\u009f:*?"<>|\u2028\u2029]/g, "_").trim().replace(/^\.+/, "");
   if (!clean) clean = "attachment";
   const max = ATTACHMENT_LIMITS.filenameChars;
