@@ -107,6 +107,12 @@ describe("POST /v1/inboxes/{id}/messages with attachments (captured)", () => {
     expect((await send(key, inbox.id, [file, { ...file, filename: "copy.pdf" }])).status).toBe(201);
     expect((await send(key, inbox.id, [file])).status).toBe(201);
     expect(await blobCount(workspace.id)).toBe(1);
+    // Racing sends of one new file: every message goes, the file is one row.
+    const fresh = { filename: "b.png", content_base64: b64(PNG) };
+    const raced = await Promise.all(Array.from({ length: 4 }, () => send(key, inbox.id, [fresh])));
+    expect(raced.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(await blobCount(workspace.id)).toBe(2);
+    expect(await messageCount(inbox.id)).toBe(6);
   });
 
   it("refuses executables, naming the file; nothing is stored or sent", async () => {
