@@ -256,5 +256,14 @@ describe("POST /v1/messages/{id}/forward (captured)", () => {
     expect(m!.status).toBe("captured");
     const wire = await simpleParser(await readSource(m!.id));
     expect(wire.attachments.map((a) => sha(a.content))).toEqual([sha(PDF)]);
+
+    // A forward goes through the same gate: held, its approval names the original and the files.
+    const fwd = await api(`/api/v1/messages/${m!.id}/forward`, { key, body: { to: ["dana@finance.test"], require_approval: true } });
+    expect(fwd.status).toBe(202);
+    expect(fwd.json).toMatchObject({ status: "pending_approval", forwarded_from: m!.id });
+    const fwdApproval = await api(`/api/v1/approvals/${fwd.json.approval_id}`, { key });
+    expect(fwdApproval.json.action).toMatchObject({ forwarded_from: m!.id, subject: "Fwd: Files", attachments: [{ filename: "contract.pdf", sha256: sha(PDF) }] });
+    const [audit] = await (await getDb()).select().from(auditEntries).where(eq(auditEntries.resourceId, fwd.json.id));
+    expect(audit).toMatchObject({ action: "email.held_for_approval", summary: expect.objectContaining({ forwarded_from: m!.id }) });
   });
 });
