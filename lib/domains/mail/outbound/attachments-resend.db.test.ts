@@ -56,7 +56,7 @@ describe("attachments through Resend", () => {
     expect((await row(res.json.id)).status).toBe("sent");
   });
 
-  it("held mail: once approved, exactly the approved files leave; bytes changed in storage are never sent", async () => {
+  it("held mail: once approved, exactly the approved files leave; bytes changed in storage are never sent (the message fails)", async () => {
     const { newKey, newMember } = await import("../../../../test/helpers/fixtures");
     const { decideApproval } = await import("../../approvals/decide-approval");
     const { inbox, agent, workspace } = await newAgentInbox(api);
@@ -77,7 +77,7 @@ describe("attachments through Resend", () => {
     await deliverOutboundMail();
     expect(wireFor("Tampered files")).toHaveLength(0);
     const m = await row(again.id);
-    expect(m.status).toBe("queued");
+    expect(m.status).toBe("failed");
     expect(m.lastError).toMatch(/not the ones composed/);
   });
 

@@ -4,6 +4,7 @@ import type { Transaction } from "../../../../db/client";
 import { queryable } from "../../../../db/transaction";
 import { attachmentBlobs, attachments, type AttachmentRow } from "../../../../db/schema";
 import { AppError, type FieldError } from "../../../platform/errors";
+import { TransportError } from "../resend-transport";
 
 /**
  * Limits on what an agent attaches to one message (send, reply or forward), checked before
@@ -192,7 +193,8 @@ export type OutgoingFile = { filename: string; content: Buffer; contentType: str
 /**
  * The files of a stored outbound message, in their order in its source, read from the blob
  * store and checked against the size and SHA-256 parsed from the message's own (approved) bytes:
- * exactly those files leave, or none (a missing or different blob throws).
+ * exactly those files leave, or none: a missing or different blob is a permanent failure (the
+ * message is `failed` and audited; no retry could bring the approved bytes back).
  */
 export async function filesForDelivery(workspaceId: string, messageId: string): Promise<OutgoingFile[]> {
   const q = await queryable();
@@ -205,9 +207,9 @@ export async function filesForDelivery(workspaceId: string, messageId: string): 
   const byHash = new Map(blobs.map((b) => [b.sha256, b]));
   return rows.map((r: AttachmentRow) => {
     const blob = byHash.get(r.sha256);
-    if (!blob) throw new Error(`attachment ${r.id} of message ${messageId}: no stored bytes for sha256 ${r.sha256}`);
+    if (!blob) throw new TransportError(`attachment ${r.id} of message ${messageId}: no stored bytes for sha256 ${r.sha256}`, true);
     const actual = createHash("sha256").update(blob.bytes).digest("hex");
-    if (actual !== r.sha256 || blob.bytes.length !== r.size) throw new Error(`attachment ${r.id} of message ${messageId}: the stored bytes are not the ones composed`);
+    if (actual !== r.sha256 || blob.bytes.length !== r.size) throw new TransportError(`attachment ${r.id} of message ${messageId}: the stored bytes are not the ones composed`, true);
     return { filename: r.filename ?? "attachment", content: blob.bytes, contentType: r.contentType };
   });
 }
