@@ -187,6 +187,7 @@ try {
         const m = await sendMessage(actor, inboxes[client % inboxes.length]!.id, {
           to: [`person-${n++ % 50}@bench.test`],
           cc: [],
+          attachments: [],
           subject: `Staging cluster booking ${n}`,
           text: "Booked: the staging cluster is yours 15:00-17:00.\n\nThe ops agent",
           html: "<p>Booked: the staging cluster is yours <b>15:00-17:00</b>.</p><p>The ops agent</p>",

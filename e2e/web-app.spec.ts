@@ -557,7 +557,10 @@ test("the product's story: an email asks for the staging cluster; the agent hold
     const committed = unwrap(await traced.POST("/v1/holds/{id}/commit", { params: { path: { id: hold.id } }}));
     expect(committed.status).toBe("committed");
     const reply = unwrap(
-      await traced.POST("/v1/messages/{id}/reply", { params: { path: { id: received.data.message.id } }, body: { text: `Done: the staging cluster is yours on ${day}, 15:00-17:00.` } }),
+      await traced.POST("/v1/messages/{id}/reply", {
+        params: { path: { id: received.data.message.id } },
+        body: { text: `Done: the staging cluster is yours on ${day}, 15:00-17:00.`, attachments: [{ filename: "booking.txt", content_base64: Buffer.from(`staging cluster ${day} 15:00-17:00\n`).toString("base64") }] },
+      }),
     );
     expect(reply).toMatchObject({ thread_id: received.data.message.thread_id, in_reply_to: "<story-1@team.test>", status: "captured" });
     await hooks.waitFor("email.sent", (e) => e.data.message.id === reply.id);
@@ -571,6 +574,13 @@ test("the product's story: an email asks for the staging cluster; the agent hold
 
     await ownerPage.goto(`/inboxes/${inbox.id}/threads/${received.data.message.thread_id}`);
     await expect(ownerPage.getByTestId("thread-message")).toHaveCount(2);
+    // The reply's attachment is listed with a download link, served as a download.
+    const link = ownerPage.getByTestId("attachments").getByRole("link", { name: "booking.txt" });
+    await expect(link).toBeVisible();
+    const download = await ownerPage.request.get((await link.getAttribute("href"))!);
+    expect(download.status()).toBe(200);
+    expect(download.headers()["content-disposition"]).toContain('filename="booking.txt"');
+    expect(await download.text()).toBe(`staging cluster ${day} 15:00-17:00\n`);
     await snap(ownerPage, "story-thread");
   } finally {
     await hooks.close();

@@ -1,4 +1,5 @@
-import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bytea } from "./message-sources";
 import { createdAt, idColumn, workspaceIdColumn } from "./columns";
 import { workspaces } from "./workspaces";
 import { messages } from "./messages";
@@ -25,3 +26,23 @@ export const attachments = pgTable(
 );
 
 export type AttachmentRow = typeof attachments.$inferSelect;
+
+/**
+ * The bytes of attachments sent by agents, stored once per workspace by their SHA-256: the
+ * same file sent twice (or forwarded) is one row. The delivery job reads the bytes it hands to
+ * the mail provider from here, checked against the hash recorded on the message's attachment
+ * rows (which were parsed from the composed, possibly approved, bytes).
+ */
+export const attachmentBlobs = pgTable(
+  "attachment_blobs",
+  {
+    workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
+    sha256: text("sha256").notNull(),
+    size: integer("size").notNull(),
+    /** Sniffed from the bytes, never the caller's word. */
+    contentType: text("content_type").notNull(),
+    bytes: bytea("bytes").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.sha256] })],
+);

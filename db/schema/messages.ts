@@ -80,6 +80,8 @@ export const messages = pgTable(
     traceId: text("trace_id"),
     /** Outbound mail that waits for a person: the approval that releases (or discards) exactly these bytes. */
     approvalId: text("approval_id"),
+    /** A forward: the message it forwards (msg_...), whose thread it joins in the sending inbox. */
+    forwardedFromId: text("forwarded_from_id"),
     search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('simple', left(coalesce(subject, ''), 1000) || ' ' || left(coalesce(text, ''), 65536))`),
     createdAt: createdAt(),
   },

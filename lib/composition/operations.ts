@@ -32,6 +32,7 @@ import {
   labelMessageOp,
   labelThreadOp,
   replyToMessageOp,
+  forwardMessageOp,
   sendMessageOp,
   updateInboxOp,
 } from "../domains/mail/operations";
@@ -106,6 +107,7 @@ export const OPERATIONS: Operation[] = [
   listThreadsOp,
   getMessageOp,
   replyToMessageOp,
+  forwardMessageOp,
   getThreadOp,
   getAttachmentOp,
   getMessageSourceOp,

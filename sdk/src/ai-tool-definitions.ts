@@ -409,6 +409,37 @@ export const TOOL_DEFINITIONS = [
             "maxLength": 998
           }
         },
+        "attachments": {
+          "description": "files to attach: at most 10, 10485760 bytes each and 26214400 in all (decoded). The type is sniffed from the bytes (PDF, PNG, JPEG, GIF, WebP, ZIP, Word, Excel, PowerPoint, text; anything else is application/octet-stream); executables (MZ, ELF, Mach-O, #! scripts) are refused. Each file is stored once per workspace by its SHA-256.",
+          "maxItems": 10,
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "filename": {
+                "description": "the file's name: its last path segment is kept, control and reserved characters (/ \\ : * ? \" < > |) become _, at most 255 characters",
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 1000
+              },
+              "content_base64": {
+                "type": "string",
+                "minLength": 4,
+                "maxLength": 13981016,
+                "description": "the file's bytes, base64; at most 10485760 bytes decoded"
+              },
+              "content_type": {
+                "description": "what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs",
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "filename",
+              "content_base64"
+            ]
+          }
+        },
         "require_approval": {
           "default": false,
           "description": "hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry",
@@ -482,6 +513,37 @@ export const TOOL_DEFINITIONS = [
             "maxLength": 998
           }
         },
+        "attachments": {
+          "description": "files to attach: at most 10, 10485760 bytes each and 26214400 in all (decoded). The type is sniffed from the bytes (PDF, PNG, JPEG, GIF, WebP, ZIP, Word, Excel, PowerPoint, text; anything else is application/octet-stream); executables (MZ, ELF, Mach-O, #! scripts) are refused. Each file is stored once per workspace by its SHA-256.",
+          "maxItems": 10,
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "filename": {
+                "description": "the file's name: its last path segment is kept, control and reserved characters (/ \\ : * ? \" < > |) become _, at most 255 characters",
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 1000
+              },
+              "content_base64": {
+                "type": "string",
+                "minLength": 4,
+                "maxLength": 13981016,
+                "description": "the file's bytes, base64; at most 10485760 bytes decoded"
+              },
+              "content_type": {
+                "description": "what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs",
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "filename",
+              "content_base64"
+            ]
+          }
+        },
         "allow_automated": {
           "default": false,
           "description": "replying to automated mail (auto-replies, bounces, lists) risks a mail loop and is refused unless this is true",
@@ -497,6 +559,87 @@ export const TOOL_DEFINITIONS = [
       "required": [
         "message_id",
         "text"
+      ]
+    }
+  },
+  {
+    "name": "forward_message",
+    "title": "Forward a message",
+    "description": "Forward a message of your inboxes (received or sent) to new recipients, from its inbox: subject \"Fwd: ...\", your optional note above the forwarded message, its attachments included unless include_attachments is false. It starts a new thread for the recipients and joins the original's thread in your inbox (forwarded_from names the original). Without RESEND_API_KEY on the server the mail is captured (kept and shown in the web app) instead of sent. Pass idempotency_key so a retry never sends twice. With require_approval (or when a workspace policy requires it) the message is held as composed, status pending_approval with its approval_id: await_approval tells you when a person decided; approved, exactly that message is sent; denied or expired, it is discarded.",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": true
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "message_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "msg_... to forward"
+        },
+        "to": {
+          "minItems": 1,
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
+        "cc": {
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
+        "note": {
+          "description": "text put above the forwarded message",
+          "type": "string",
+          "maxLength": 500000
+        },
+        "include_attachments": {
+          "default": true,
+          "description": "forward the message's attachments too (the same limits and refusals as attachments sent: an executable is refused)",
+          "type": "boolean"
+        },
+        "headers": {
+          "description": "extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused",
+          "type": "object",
+          "propertyNames": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100
+          },
+          "additionalProperties": {
+            "type": "string",
+            "maxLength": 998
+          }
+        },
+        "require_approval": {
+          "default": false,
+          "description": "hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry",
+          "type": "boolean"
+        },
+        "idempotency_key": {
+          "description": "Makes this call safe to retry: the first result is stored for 24 hours and returned again for the same key and arguments.",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      },
+      "required": [
+        "message_id",
+        "to"
       ]
     }
   },

@@ -39,7 +39,7 @@ describe("@agentdraft/client/ai", () => {
   it("only, except, and requireApproval pick the tools and mark the consequential ones", () => {
     expect(Object.keys(agentDraftTools({ apiKey: "ad_test_x", only: ["place_hold", "commit_hold"] }))).toEqual(["place_hold", "commit_hold"]);
     expect(Object.keys(agentDraftTools({ apiKey: "ad_test_x", except: ["send_message"] }))).not.toContain("send_message");
-    expect(["send_message", "reply_to_message", "commit_hold", "release_hold", "consume_approval"].every((n) => isConsequential(n as AgentDraftToolName))).toBe(true);
+    expect(["send_message", "reply_to_message", "forward_message", "commit_hold", "release_hold", "consume_approval"].every((n) => isConsequential(n as AgentDraftToolName))).toBe(true);
     expect(["list_inboxes", "place_hold", "request_approval", "handoff"].some((n) => isConsequential(n as AgentDraftToolName))).toBe(false);
     const all = agentDraftTools({ apiKey: "ad_test_x", requireApproval: true });
     expect(all.place_hold.needsApproval).toBe(true);

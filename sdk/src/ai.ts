@@ -49,6 +49,7 @@ const ROUTES: Record<Exclude<AgentDraftToolName, "next_handoff">, Route> = {
   label_thread: { method: "POST", path: "/v1/threads/{id}/labels", id: "thread_id" },
   send_message: { method: "POST", path: "/v1/inboxes/{id}/messages", id: "inbox_id" },
   reply_to_message: { method: "POST", path: "/v1/messages/{id}/reply", id: "message_id" },
+  forward_message: { method: "POST", path: "/v1/messages/{id}/forward", id: "message_id" },
   list_calendars: { method: "GET", path: "/v1/calendars" },
   check_availability: { method: "GET", path: "/v1/calendars/{id}/availability", id: "calendar_id" },
   place_hold: { method: "POST", path: "/v1/holds" },

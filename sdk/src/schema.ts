@@ -405,7 +405,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new message from an inbox
-         * @description With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent.
+         * @description With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent. Attachments: at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as base64; this route's body may be 34962776 bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (a declared content_type that differs is replaced, and `attachment_notes` in the answer says so); executables are refused (422 `validation_failed` naming the file); each file is stored once per workspace by its SHA-256.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -465,9 +465,29 @@ export interface paths {
         put?: never;
         /**
          * Reply in the message's thread (In-Reply-To and the References chain set)
-         * @description Replies to the sender (their Reply-To when given), or with `reply_all` to everyone on the message. Replying to automated mail is refused unless `allow_automated` is true. With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent.
+         * @description Replies to the sender (their Reply-To when given), or with `reply_all` to everyone on the message. Replying to automated mail is refused unless `allow_automated` is true. With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent. Attachments: at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as base64; this route's body may be 34962776 bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (a declared content_type that differs is replaced, and `attachment_notes` in the answer says so); executables are refused (422 `validation_failed` naming the file); each file is stored once per workspace by its SHA-256.
          */
         post: operations["replyToMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/forward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forward a message (received or sent) with its attachments
+         * @description Sends the message from its inbox to `to` (and `cc`): the subject gets "Fwd: " (once), the body is `note` then the usual "---------- Forwarded message ---------" block (From, Date, Subject, To, Cc) and the original text (and its sanitised HTML), with the original's attachments unless `include_attachments` is false (the limits of attachments sent apply; an executable is refused). Threading: the forward sets no In-Reply-To or References (its recipients never saw the original), so it starts a thread on their side; in the sending inbox it joins the original's thread and `forwarded_from` names the original. Forwarding carries the original's content: untrusted mail taints the agent as reading it does, and the same mail rules apply as to a reply to it. Mail held for (or refused) approval cannot be forwarded (409). With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent.
+         */
+        post: operations["forwardMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1544,6 +1564,15 @@ export interface components {
             trace_id: string | null;
             /** @description outbound mail that waited for a person: the approval that released (or discarded) it */
             approval_id: string | null;
+            /** @description a forward: the message it forwards (msg_...), whose thread it joins in this inbox */
+            forwarded_from: string | null;
+            /** @description only on the answer to a send, reply or forward: files whose declared content_type was replaced by the type sniffed from their bytes */
+            attachment_notes?: {
+                filename: string;
+                declared_content_type: string;
+                content_type: string;
+                note: string;
+            }[];
             /** @description outbound only: delivery attempts, the next one while queued, the last failure or bounce */
             delivery: {
                 attempts: number;
@@ -4592,6 +4621,15 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    /** @description files to attach: at most 10, 10485760 bytes each and 26214400 in all (decoded). The type is sniffed from the bytes (PDF, PNG, JPEG, GIF, WebP, ZIP, Word, Excel, PowerPoint, text; anything else is application/octet-stream); executables (MZ, ELF, Mach-O, #! scripts) are refused. Each file is stored once per workspace by its SHA-256. */
+                    attachments?: {
+                        /** @description the file's name: its last path segment is kept, control and reserved characters (/ \ : * ? " < > |) become _, at most 255 characters */
+                        filename: string;
+                        /** @description the file's bytes, base64; at most 10485760 bytes decoded */
+                        content_base64: string;
+                        /** @description what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs */
+                        content_type?: string;
+                    }[];
                     /**
                      * @description hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry
                      * @default false
@@ -4878,6 +4916,15 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    /** @description files to attach: at most 10, 10485760 bytes each and 26214400 in all (decoded). The type is sniffed from the bytes (PDF, PNG, JPEG, GIF, WebP, ZIP, Word, Excel, PowerPoint, text; anything else is application/octet-stream); executables (MZ, ELF, Mach-O, #! scripts) are refused. Each file is stored once per workspace by its SHA-256. */
+                    attachments?: {
+                        /** @description the file's name: its last path segment is kept, control and reserved characters (/ \ : * ? " < > |) become _, at most 255 characters */
+                        filename: string;
+                        /** @description the file's bytes, base64; at most 10485760 bytes decoded */
+                        content_base64: string;
+                        /** @description what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs */
+                        content_type?: string;
+                    }[];
                     /**
                      * @description replying to automated mail (auto-replies, bounces, lists) risks a mail loop and is refused unless this is true
                      * @default false
@@ -4897,6 +4944,137 @@ export interface operations {
                 };
             };
             /** @description Held for a person's approval: the reply, `pending_approval`, with its `approval_id` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    forwardMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to: string[];
+                    cc?: string[];
+                    /** @description text put above the forwarded message */
+                    note?: string;
+                    /**
+                     * @description forward the message's attachments too (the same limits and refusals as attachments sent: an executable is refused)
+                     * @default true
+                     */
+                    include_attachments?: boolean;
+                    /** @description extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry
+                     * @default false
+                     */
+                    require_approval?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The forward, in the same shape as received mail */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Held for a person's approval: the forward, `pending_approval`, with its `approval_id` */
             202: {
                 headers: {
                     [name: string]: unknown;

@@ -7,7 +7,7 @@ import { Webhook } from "standardwebhooks";
 export type SentEmail = {
   id: string;
   idempotencyKey: string | null;
-  body: { from: string; to: string | string[]; cc?: string | string[]; subject: string; text?: string; html?: string; headers?: Record<string, string>; reply_to?: string | string[] };
+  body: { from: string; to: string | string[]; cc?: string | string[]; subject: string; text?: string; html?: string; headers?: Record<string, string>; reply_to?: string | string[]; attachments?: { filename: string; content?: string; path?: string; content_type?: string; content_id?: string }[] };
 };
 
 /**
@@ -36,6 +36,32 @@ type Failure = { status: number; name: string; message: string };
  * `GET /emails/receiving/{id}` (metadata plus a `raw.download_url`) and the raw download.
  * Point the real `resend` client at `url` (its baseUrl). `failNext` queues error answers.
  */
+/** Resend's limit on one email's attachments, after base64. */
+export const RESEND_MAX_ATTACHMENT_BASE64_BYTES = 40 * 1024 * 1024;
+
+/**
+ * Attachments as Resend's API takes them: an array of `{ filename, content (base64) | path,
+ * content_type?, content_id? }`, at most 40 MB of base64 in all. Returns why not, or null.
+ */
+function checkAttachments(list: unknown): string | null {
+  if (list === undefined) return null;
+  if (!Array.isArray(list)) return "`attachments` must be an array.";
+  let total = 0;
+  for (const [i, a] of list.entries()) {
+    if (!a || typeof a !== "object") return `attachments[${i}] must be an object.`;
+    const { filename, content, path, content_type } = a as Record<string, unknown>;
+    if (typeof filename !== "string" || !filename) return `attachments[${i}].filename is required.`;
+    if (content === undefined && path === undefined) return `attachments[${i}] needs \`content\` or \`path\`.`;
+    if (content !== undefined) {
+      if (typeof content !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(content) || content.length % 4 !== 0) return `attachments[${i}].content must be base64.`;
+      total += content.length;
+    }
+    if (content_type !== undefined && typeof content_type !== "string") return `attachments[${i}].content_type must be a string.`;
+  }
+  if (total > RESEND_MAX_ATTACHMENT_BASE64_BYTES) return "Attachments exceed the 40MB limit after base64 encoding.";
+  return null;
+}
+
 export async function startFakeResend(opts: { apiKey?: string } = {}) {
   const apiKey = opts.apiKey ?? "re_test_key";
   const sent: SentEmail[] = [];
@@ -104,6 +130,8 @@ export async function startFakeResend(opts: { apiKey?: string } = {}) {
           return error(400, "invalid_parameter", "Invalid JSON body");
         }
         if (!payload.from || !payload.to || !payload.subject) return error(422, "validation_error", "The `from`, `to` and `subject` fields are required.");
+        const refused = checkAttachments(payload.attachments as unknown);
+        if (refused) return error(422, "validation_error", refused);
         const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
         attempts.push(idempotencyKey);
         if (idempotencyKey) {

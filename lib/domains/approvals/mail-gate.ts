@@ -3,9 +3,9 @@ import type { z } from "zod";
 import { queryable } from "../../../db/transaction";
 import { approvalPolicies, type ApprovalPolicyRow, type ApprovalRow, type InboxRow, type MessageRow } from "../../../db/schema";
 import type { Actor } from "../../platform/actor";
-import { composeForSending, draftForReply, draftForSend, sendDraft, storeOutbound } from "../mail";
-import type { Draft } from "../mail";
-import type { replyInput, sendMessageInput } from "../mail";
+import { attachmentNotes, composeForSending, draftForForward, draftForReply, draftForSend, sendDraft, storeOutbound } from "../mail";
+import type { AttachmentNote, Draft } from "../mail";
+import type { forwardInput, replyInput, sendMessageInput } from "../mail";
 import { createApproval } from "./create-approval";
 import { traceTaint } from "./trace-taint";
 import { actorTaint } from "./actor-taint";
@@ -16,15 +16,21 @@ import type { Taint } from "../taint";
 export const MAIL_ACTION_CLASS = "email.send";
 
 type KeyActor = Actor & { type: "key" };
-export type GatedSend = { message: MessageRow; approval: ApprovalRow | null };
+/** `notes`: files whose declared type was replaced by the sniffed one, for the answer. */
+export type GatedSend = { message: MessageRow; approval: ApprovalRow | null; notes: AttachmentNote[] };
 
 /** `POST /v1/inboxes/{id}/messages`: sent now, or held for a person when asked or when a policy says so. */
 export async function sendOrHold(actor: KeyActor, inboxId: string, input: z.output<typeof sendMessageInput>): Promise<GatedSend> {
   const { require_approval, ...rest } = input;
   const { inbox, draft } = await draftForSend(actor, inboxId, rest);
   const gate = await mailGate(actor, inbox, draft, require_approval);
-  if (!gate) return { message: await sendDraft(actor, inbox, draft), approval: null };
-  return holdForApproval(actor, inbox, draft, gate);
+  return sendOrHoldDraft(actor, inbox, draft, gate);
+}
+
+async function sendOrHoldDraft(actor: KeyActor, inbox: InboxRow, draft: Draft, gate: Gate | null): Promise<GatedSend> {
+  const notes = attachmentNotes(draft.attachments);
+  if (!gate) return { message: await sendDraft(actor, inbox, draft), approval: null, notes };
+  return { ...(await holdForApproval(actor, inbox, draft, gate)), notes };
 }
 
 /** `POST /v1/messages/{id}/reply`: the same gate for replies. */
@@ -32,8 +38,15 @@ export async function replyOrHold(actor: KeyActor, parentId: string, input: z.ou
   const { require_approval, ...rest } = input;
   const { inbox, draft, parent } = await draftForReply(actor, parentId, rest);
   const gate = await mailGate(actor, inbox, draft, require_approval, parent);
-  if (!gate) return { message: await sendDraft(actor, inbox, draft), approval: null };
-  return holdForApproval(actor, inbox, draft, gate);
+  return sendOrHoldDraft(actor, inbox, draft, gate);
+}
+
+/** `POST /v1/messages/{id}/forward`: the same gate; the forwarded message's taint counts as a reply's parent's does. */
+export async function forwardOrHold(actor: KeyActor, originalId: string, input: z.output<typeof forwardInput>): Promise<GatedSend> {
+  const { require_approval, ...rest } = input;
+  const { inbox, draft, original } = await draftForForward(actor, originalId, rest);
+  const gate = await mailGate(actor, inbox, draft, require_approval, original);
+  return sendOrHoldDraft(actor, inbox, draft, gate);
 }
 
 type Gate = { reason: "requested" | "policy"; policy: ApprovalPolicyRow | null; taint: Taint | null };
@@ -90,7 +103,7 @@ async function matchMailPolicy(workspaceId: string, inbox: InboxRow, draft: Draf
  * `pending_approval` and opens the approval that will release them, in one transaction. The
  * approval's action names the message and the sha256 of its bytes, so the receipt binds them.
  */
-async function holdForApproval(actor: KeyActor, inbox: InboxRow, draft: Draft, gate: Gate): Promise<GatedSend> {
+async function holdForApproval(actor: KeyActor, inbox: InboxRow, draft: Draft, gate: Gate): Promise<Omit<GatedSend, "notes">> {
   const composed = await composeForSending(inbox, draft);
   const recipients = [...draft.to, ...draft.cc];
   const action = {
@@ -104,6 +117,9 @@ async function holdForApproval(actor: KeyActor, inbox: InboxRow, draft: Draft, g
     subject: draft.subject,
     rfc822_sha256: composed.parsed.sha256,
     size_bytes: composed.raw.length,
+    // The files are in those bytes; named here by hash so the receipt shows exactly which leave.
+    ...(composed.parsed.attachments.length ? { attachments: composed.parsed.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType, size: a.size, sha256: a.sha256 })) } : {}),
+    ...(draft.forwardOf ? { forwarded_from: draft.forwardOf.id } : {}),
   };
   const evidence = {
     why: gate.reason === "requested" ? "the agent asked for approval before sending" : `workspace policy “${gate.policy!.name}”`,

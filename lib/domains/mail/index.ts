@@ -2,7 +2,9 @@
 export { getMessageOp } from "./operations";
 export type { Draft } from "./outbound/compose";
 export { settleHeldMail } from "./outbound/held-mail";
-export { composeForSending, draftForReply, draftForSend, sendDraft, storeOutbound } from "./outbound/send-message";
-export type { replyInput, sendMessageInput } from "./schemas";
+export { composeForSending, draftForForward, draftForReply, draftForSend, sendDraft, storeOutbound } from "./outbound/send-message";
+export type { forwardInput, replyInput, sendMessageInput } from "./schemas";
+export { attachmentNotes } from "./outbound/attachments";
+export type { AttachmentNote } from "./outbound/attachments";
 export { configuredTransport, queueMail, sendMail } from "./send-mail";
 export type { MailTransport } from "./send-mail";

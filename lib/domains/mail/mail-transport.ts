@@ -8,6 +8,8 @@ export type MailTransport = (mail: {
   html?: string;
   replyTo?: string;
   headers?: Record<string, string>;
+  /** Files, sent as base64 in the provider's API call. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
   /** The provider sends at most once per key (Resend keeps keys for 24 hours). */
   idempotencyKey?: string;
 }) => Promise<{ providerId: string }>;

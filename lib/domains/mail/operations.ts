@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineOperation } from "../../platform/api/operation";
 import { listOf } from "../../platform/api/common-schemas";
 import { paginationQuery } from "../../platform/api/pagination";
-import { changeLabelsInput, createInboxInput, inboxSchema, labelsSchema, listMessagesQuery, listThreadsQuery, messageSchema, replyInput, sendMessageInput, threadSchema, threadWithMessagesSchema, updateInboxInput } from "./schemas";
+import { ATTACHMENT_BODY_ALLOWANCE, ATTACHMENT_LIMITS } from "./outbound/attachments";
+import { changeLabelsInput, createInboxInput, forwardInput, inboxSchema, labelsSchema, listMessagesQuery, listThreadsQuery, messageSchema, replyInput, sendMessageInput, threadSchema, threadWithMessagesSchema, updateInboxInput } from "./schemas";
 
 const tag = "Mail";
 const scope = "mail" as const;
@@ -121,15 +122,18 @@ export const getMessageSourceOp = defineOperation({
 const sendDescription =
   "With RESEND_API_KEY set the message is `queued` and handed to Resend by the delivery job (then `sent`, and later `delivered` or `bounced` from Resend's webhooks); without it the message is `captured`: kept and shown in the web app, like a mail catcher. `email.sent` fires when it is sent or captured. Send an Idempotency-Key to make retries safe. With `require_approval: true`, or when a workspace mail policy matches (an inbox, a recipient domain, new recipients, or a trace that starts at untrusted mail), the message is composed and stored as is, an approval (action class `email.send`) is opened, and the answer is 202 with the message `pending_approval` and its `approval_id`: once approved, exactly those bytes are sent (`email.sent` names the approval); denied or expired, it is `discarded` and nothing is sent.";
 
+const attachmentsDescription = ` Attachments: at most ${ATTACHMENT_LIMITS.count} files, ${ATTACHMENT_LIMITS.fileBytes} bytes each and ${ATTACHMENT_LIMITS.totalBytes} in all (decoded), as base64; this route's body may be ${ATTACHMENT_BODY_ALLOWANCE} bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (a declared content_type that differs is replaced, and \`attachment_notes\` in the answer says so); executables are refused (422 \`validation_failed\` naming the file); each file is stored once per workspace by its SHA-256.`;
+
 export const sendMessageOp = defineOperation({
   method: "POST",
   path: "/v1/inboxes/{id}/messages",
   operationId: "sendMessage",
   summary: "Send a new message from an inbox",
-  description: sendDescription,
+  description: sendDescription + attachmentsDescription,
   tag,
   scope,
   body: sendMessageInput,
+  extraBodyBytes: ATTACHMENT_BODY_ALLOWANCE,
   responses: {
     201: { description: "The message, in the same shape as received mail", schema: messageSchema },
     202: { description: "Held for a person's approval: the message, `pending_approval`, with its `approval_id`", schema: messageSchema },
@@ -141,13 +145,33 @@ export const replyToMessageOp = defineOperation({
   path: "/v1/messages/{id}/reply",
   operationId: "replyToMessage",
   summary: "Reply in the message's thread (In-Reply-To and the References chain set)",
-  description: `Replies to the sender (their Reply-To when given), or with \`reply_all\` to everyone on the message. Replying to automated mail is refused unless \`allow_automated\` is true. ${sendDescription}`,
+  description: `Replies to the sender (their Reply-To when given), or with \`reply_all\` to everyone on the message. Replying to automated mail is refused unless \`allow_automated\` is true. ${sendDescription}${attachmentsDescription}`,
   tag,
   scope,
   body: replyInput,
+  extraBodyBytes: ATTACHMENT_BODY_ALLOWANCE,
   responses: {
     201: { description: "The reply, in the same shape as received mail", schema: messageSchema },
     202: { description: "Held for a person's approval: the reply, `pending_approval`, with its `approval_id`", schema: messageSchema },
+  },
+});
+
+export const forwardMessageOp = defineOperation({
+  method: "POST",
+  path: "/v1/messages/{id}/forward",
+  operationId: "forwardMessage",
+  summary: "Forward a message (received or sent) with its attachments",
+  description:
+    "Sends the message from its inbox to `to` (and `cc`): the subject gets \"Fwd: \" (once), the body is `note` then the usual \"---------- Forwarded message ---------\" block (From, Date, Subject, To, Cc) and the original text (and its sanitised HTML), with the original's attachments unless `include_attachments` is false (the limits of attachments sent apply; an executable is refused). " +
+    "Threading: the forward sets no In-Reply-To or References (its recipients never saw the original), so it starts a thread on their side; in the sending inbox it joins the original's thread and `forwarded_from` names the original. " +
+    "Forwarding carries the original's content: untrusted mail taints the agent as reading it does, and the same mail rules apply as to a reply to it. Mail held for (or refused) approval cannot be forwarded (409). " +
+    sendDescription,
+  tag,
+  scope,
+  body: forwardInput,
+  responses: {
+    201: { description: "The forward, in the same shape as received mail", schema: messageSchema },
+    202: { description: "Held for a person's approval: the forward, `pending_approval`, with its `approval_id`", schema: messageSchema },
   },
 });
 

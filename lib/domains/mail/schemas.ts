@@ -2,6 +2,7 @@ import { z } from "zod";
 import { paginationQuery } from "../../platform/api/pagination";
 import { MESSAGE_STATUSES } from "../../../db/schema";
 import { idField } from "../../platform/api/id-field";
+import { ATTACHMENT_LIMITS, base64Chars, cleanFilename, decodedLength, isBase64 } from "./outbound/attachments";
 import { LABEL_MAX_CHARS, LABEL_PATTERN, MAX_LABELS, SYSTEM_LABELS } from "./labels";
 
 const senderRule = z
@@ -148,6 +149,11 @@ export const messageSchema = z
       .nullable()
       .describe("received mail: the trace it starts (send it as x-trace-id on what you do about it); sent mail: the trace of the request that sent it"),
     approval_id: z.string().nullable().describe("outbound mail that waited for a person: the approval that released (or discarded) it"),
+    forwarded_from: z.string().nullable().describe("a forward: the message it forwards (msg_...), whose thread it joins in this inbox"),
+    attachment_notes: z
+      .array(z.object({ filename: z.string(), declared_content_type: z.string(), content_type: z.string(), note: z.string() }))
+      .optional()
+      .describe("only on the answer to a send, reply or forward: files whose declared content_type was replaced by the type sniffed from their bytes"),
     delivery: z
       .object({ attempts: z.number().int(), next_attempt_at: z.iso.datetime().nullable(), last_error: z.string().nullable(), provider_id: z.string().nullable() })
       .nullable()
@@ -186,6 +192,41 @@ const requireApproval = z
   .default(false)
   .describe("hold the composed message for a person: the answer is 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved, nothing on denial or expiry");
 
+const L = ATTACHMENT_LIMITS;
+const attachmentInput = z.object({
+  filename: z
+    .string()
+    .min(1)
+    .max(1000)
+    .transform(cleanFilename)
+    .describe(`the file's name: its last path segment is kept, control and reserved characters (/ \\ : * ? " < > |) become _, at most ${L.filenameChars} characters`),
+  content_base64: z
+    .string()
+    .min(4)
+    .max(base64Chars(L.fileBytes), { message: `at most ${L.fileBytes} bytes decoded (${base64Chars(L.fileBytes)} base64 characters)`, abort: true })
+    .refine(isBase64, "standard base64 (RFC 4648 §4: A-Z a-z 0-9 + /, padded with =), without line breaks or spaces")
+    .refine((v) => !isBase64(v) || decodedLength(v) <= L.fileBytes, `at most ${L.fileBytes} bytes decoded`)
+    .describe(`the file's bytes, base64; at most ${L.fileBytes} bytes decoded`),
+  content_type: z
+    .string()
+    .trim()
+    .max(255)
+    .optional()
+    .describe("what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs"),
+});
+
+const attachmentList = z
+  .array(attachmentInput)
+  .max(L.count, `at most ${L.count} attachments on one message`)
+  .default([])
+  .refine(
+    (list) => list.reduce((n, a) => n + (isBase64(a.content_base64) ? decodedLength(a.content_base64) : 0), 0) <= L.totalBytes,
+    `at most ${L.totalBytes} bytes of attachments in all, decoded`,
+  )
+  .describe(
+    `files to attach: at most ${L.count}, ${L.fileBytes} bytes each and ${L.totalBytes} in all (decoded). The type is sniffed from the bytes (PDF, PNG, JPEG, GIF, WebP, ZIP, Word, Excel, PowerPoint, text; anything else is application/octet-stream); executables (MZ, ELF, Mach-O, #! scripts) are refused. Each file is stored once per workspace by its SHA-256.`,
+  );
+
 /** Recipients of one outgoing message (To and Cc together), new or reply_all. */
 export const MAX_SEND_RECIPIENTS = 50;
 
@@ -197,6 +238,7 @@ export const sendMessageInput = z
     text,
     html,
     headers: customHeaders,
+    attachments: attachmentList,
     require_approval: requireApproval,
   })
   .refine((v) => v.to.length + v.cc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to and cc together`, path: ["cc"] });
@@ -207,8 +249,20 @@ export const replyInput = z.object({
   html,
   reply_all: z.boolean().default(false).describe("also reply to the parent's other To and Cc recipients"),
   headers: customHeaders,
+  attachments: attachmentList,
   allow_automated: z
     .boolean()
     .default(false)
     .describe("replying to automated mail (auto-replies, bounces, lists) risks a mail loop and is refused unless this is true"),
 });
+
+export const forwardInput = z
+  .object({
+    to: z.array(recipient).min(1).max(50),
+    cc: z.array(recipient).max(50).default([]),
+    note: z.string().max(500_000).optional().describe("text put above the forwarded message"),
+    include_attachments: z.boolean().default(true).describe("forward the message's attachments too (the same limits and refusals as attachments sent: an executable is refused)"),
+    headers: customHeaders,
+    require_approval: requireApproval,
+  })
+  .refine((v) => v.to.length + v.cc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to and cc together`, path: ["cc"] });

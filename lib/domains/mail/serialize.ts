@@ -61,6 +61,7 @@ export function serializeMessage(m: MessageRow, atts: Parameters<typeof serializ
     size_bytes: m.sizeBytes,
     trace_id: m.traceId,
     approval_id: m.approvalId,
+    forwarded_from: m.forwardedFromId,
     delivery:
       m.direction === "outbound"
         ? { attempts: m.sendAttempts, next_attempt_at: m.status === "queued" ? (m.nextSendAt?.toISOString() ?? null) : null, last_error: m.lastError, provider_id: m.providerId }

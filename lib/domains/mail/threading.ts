@@ -17,12 +17,18 @@ export async function resolveThread(
   inbox: InboxRow,
   m: Pick<ParsedMessage, "inReplyTo" | "references" | "subject" | "from" | "to" | "cc">,
   at: Date,
+  /** The thread it joins whatever it names (a forward joins its original's, in the sending inbox). */
+  joins?: string,
 ): Promise<string> {
   const refs = [...(m.inReplyTo ? [m.inReplyTo] : []), ...m.references];
   const subject = subjectKey(m.subject);
   const people = participantsKey([m.from.email, ...m.to.map((a) => a.email), ...m.cc.map((a) => a.email)], inbox.address);
   let threadId: string | undefined;
-  if (refs.length) {
+  if (joins) {
+    const [own] = await tx.select({ id: threads.id }).from(threads).where(and(eq(threads.id, joins), eq(threads.inboxId, inbox.id)));
+    threadId = own?.id;
+  }
+  if (threadId === undefined && refs.length) {
     const [parent] = await tx
       .select({ threadId: messages.threadId })
       .from(messages)
@@ -30,7 +36,7 @@ export async function resolveThread(
       .orderBy(desc(messages.createdAt))
       .limit(1);
     threadId = parent?.threadId;
-  } else if (subject) {
+  } else if (threadId === undefined && subject) {
     const [match] = await tx
       .select({ id: threads.id })
       .from(threads)

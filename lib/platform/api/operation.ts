@@ -23,6 +23,11 @@ export type Operation<Body extends z.ZodType = z.ZodType, Query extends z.ZodTyp
    * stores an Idempotency-Key's record itself; otherwise the request runs in one transaction.
    */
   idempotency?: "statement";
+  /**
+   * Bytes this operation's body may have over API_MAX_BODY_BYTES (the mail routes that take
+   * attachments as base64). Stated in the OpenAPI description of the operation.
+   */
+  extraBodyBytes?: number;
   /** Response schemas by status; errors are added from the problem schema. */
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
 };

@@ -65,7 +65,7 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
       assertIdParams(params);
       const rawQuery = queryObject(url);
       assertSafeQuery(rawQuery);
-      const raw = req.method === "GET" || req.method === "HEAD" ? "" : await readBody(req, env().API_MAX_BODY_BYTES);
+      const raw = req.method === "GET" || req.method === "HEAD" ? "" : await readBody(req, env().API_MAX_BODY_BYTES + (op.extraBodyBytes ?? 0));
       const json = parseJsonBody(raw, req.headers.get("content-type"));
       assertSafeJson(json);
       // A field or query parameter the operation does not take is refused, by name, never dropped.

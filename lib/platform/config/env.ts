@@ -153,7 +153,7 @@ export const ENV_DOCS = {
   API_WORKSPACE_RATE_LIMIT_BURST: { group: "API", about: "Requests all keys of one workspace may make at once, beside each key's own bucket (429 with `scope: \"workspace\"`)." },
   API_WORKSPACE_RATE_LIMIT_PER_SECOND: { group: "API", about: "Sustained requests per second of one workspace, all keys together." },
   AUDIT_VERIFY_PER_MINUTE: { group: "API", about: "Full recomputations of one workspace's audit chain a minute (`GET /v1/audit/verify` and MCP `verify_audit_chain` together; burst a third of it); over it, 429." },
-  API_MAX_BODY_BYTES: { group: "API", about: "Largest request body; larger is 413." },
+  API_MAX_BODY_BYTES: { group: "API", about: "Largest request body; larger is 413. The mail routes that take attachments (send, reply) allow 25 MB of base64 more (docs/mail.md#attachments)." },
   HOLD_TTL_MIN_SECONDS: { group: "Holds", about: "Shortest hold TTL accepted." },
   HOLD_TTL_MAX_SECONDS: { group: "Holds", about: "Longest hold TTL accepted." },
   HOLD_TTL_DEFAULT_SECONDS: { group: "Holds", about: "TTL of a hold placed without `hold_ttl_seconds`." },

@@ -1,8 +1,8 @@
 import { paginationQuery } from "../../../platform/api/pagination";
 import { listInboxes } from "../../../domains/mail/inboxes";
 import { getMessage, getThread, labelMessage, labelThread, listMessages, listThreads } from "../../../domains/mail/read-mail";
-import { replyOrHold, sendOrHold } from "../../../domains/approvals/mail-gate";
-import { changeLabelsInput, listMessagesQuery, listThreadsQuery, replyInput, sendMessageInput } from "../../../domains/mail/schemas";
+import { forwardOrHold, replyOrHold, sendOrHold } from "../../../domains/approvals/mail-gate";
+import { changeLabelsInput, forwardInput, listMessagesQuery, listThreadsQuery, replyInput, sendMessageInput } from "../../../domains/mail/schemas";
 import { serializeInbox, serializeThread } from "../../../domains/mail/serialize";
 import { READ_ONLY, defineTool, idArg, idempotencyKeyArg, type Annotations } from "../define-tool";
 
@@ -113,8 +113,8 @@ export const sendMessageTool = defineTool({
   annotations: SENDS,
   write: ({ inbox_id, ...body }) => ({ path: `/v1/inboxes/${inbox_id}/messages`, body, status: 201 }),
   run: async ({ actor }, { inbox_id, ...body }) => {
-    const { message } = await sendOrHold(actor, inbox_id, sendMessageInput.parse(body));
-    return forAgent(await getMessage(actor, message.id));
+    const { message, notes } = await sendOrHold(actor, inbox_id, sendMessageInput.parse(body));
+    return { ...forAgent(await getMessage(actor, message.id)), ...(notes.length ? { attachment_notes: notes } : {}) };
   },
 });
 
@@ -129,8 +129,24 @@ export const replyToMessageTool = defineTool({
   annotations: SENDS,
   write: ({ message_id, ...body }) => ({ path: `/v1/messages/${message_id}/reply`, body, status: 201 }),
   run: async ({ actor }, { message_id, ...body }) => {
-    const { message } = await replyOrHold(actor, message_id, replyInput.parse(body));
-    return forAgent(await getMessage(actor, message.id));
+    const { message, notes } = await replyOrHold(actor, message_id, replyInput.parse(body));
+    return { ...forAgent(await getMessage(actor, message.id)), ...(notes.length ? { attachment_notes: notes } : {}) };
+  },
+});
+
+export const forwardMessageTool = defineTool({
+  name: "forward_message",
+  title: "Forward a message",
+  description:
+    "Forward a message of your inboxes (received or sent) to new recipients, from its inbox: subject \"Fwd: ...\", your optional note above the forwarded message, its attachments included unless include_attachments is false. " +
+    `It starts a new thread for the recipients and joins the original's thread in your inbox (forwarded_from names the original). ${sendNote}`,
+  scope,
+  input: { message_id: idArg("msg_... to forward"), ...forwardInput.shape, idempotency_key: idempotencyKeyArg },
+  annotations: SENDS,
+  write: ({ message_id, ...body }) => ({ path: `/v1/messages/${message_id}/forward`, body, status: 201 }),
+  run: async ({ actor }, { message_id, ...body }) => {
+    const { message, notes } = await forwardOrHold(actor, message_id, forwardInput.parse(body));
+    return { ...forAgent(await getMessage(actor, message.id)), ...(notes.length ? { attachment_notes: notes } : {}) };
   },
 });
 
@@ -160,4 +176,4 @@ export const labelThreadTool = defineTool({
   run: async ({ actor }, { thread_id, ...body }) => labelThread(actor, thread_id, changeLabelsInput.parse(body)),
 });
 
-export const MAIL_TOOLS = [listInboxesTool, listMessagesTool, getMessageTool, listThreadsTool, getThreadTool, labelMessageTool, labelThreadTool, sendMessageTool, replyToMessageTool];
+export const MAIL_TOOLS = [listInboxesTool, listMessagesTool, getMessageTool, listThreadsTool, getThreadTool, labelMessageTool, labelThreadTool, sendMessageTool, replyToMessageTool, forwardMessageTool];

@@ -1,5 +1,6 @@
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import type { InboxRow } from "../../../../db/schema";
+import type { PreparedAttachment } from "./attachments";
 
 export type Draft = {
   to: string[];
@@ -10,6 +11,10 @@ export type Draft = {
   inReplyTo?: string;
   references: string[];
   headers: Record<string, string>;
+  /** Files, decoded and sniffed (lib/domains/mail/outbound/attachments.ts). */
+  attachments: PreparedAttachment[];
+  /** A forward: the message it forwards, whose thread it joins in the sending inbox. */
+  forwardOf?: { id: string; threadId: string };
 };
 
 /** A Message-ID on the inbox's own domain, unique by the message's row id. */
@@ -23,6 +28,9 @@ export function replyReferences(parent: { references: string[]; messageId: strin
   const chain = [...parent.references.filter((id) => id !== parent.messageId), parent.messageId];
   return chain.length <= MAX_REFERENCES ? chain : [chain[0]!, ...chain.slice(chain.length - (MAX_REFERENCES - 1))];
 }
+
+/** "Fwd: " once: a subject already marked as a forward (Fwd:, Fw:) is kept. */
+export const forwardSubject = (subject: string) => (/^\s*fwd?\s*:/i.test(subject) ? subject : `Fwd: ${subject}`.trim());
 
 export const replySubject = (subject: string) => (/^\s*re\s*:/i.test(subject) ? subject : `Re: ${subject}`.trim());
 
@@ -40,6 +48,7 @@ export async function composeOutbound(inbox: InboxRow, draft: Draft, messageId: 
     inReplyTo: draft.inReplyTo,
     references: draft.references.length ? draft.references : undefined,
     headers: draft.headers,
+    attachments: draft.attachments.map((a) => ({ filename: a.filename, content: a.bytes, contentType: a.contentType, contentDisposition: "attachment" as const })),
   });
   return composer.compile().build();
 }

@@ -9,6 +9,7 @@ import { afterFailure, DELIVERY_LEASE_MS } from "../delivery-policy";
 import { messageEventPayload } from "../serialize";
 import { inboxesFor } from "../inbound/ingest-message";
 import { externalAddresses } from "../local-delivery";
+import { filesForDelivery } from "./attachments";
 
 const deliveryActor = (m: MessageRow): Actor => ({ type: "system", workspaceId: m.workspaceId, job: "mail-delivery", traceId: m.traceId ?? undefined });
 
@@ -69,6 +70,8 @@ async function deliverOne(m: MessageRow, transport: MailTransport): Promise<{ re
   const local = (await inboxesFor([...m.to, ...m.cc].map((a) => a.email))).filter((i) => i.id !== m.inboxId);
   const [to, cc] = [externalAddresses(m.to.map((a) => a.email), local), externalAddresses(m.cc.map((a) => a.email), local)];
   try {
+    // Exactly the files parsed from the stored (approved) bytes, checked by hash, or the attempt fails.
+    const files = await filesForDelivery(m.workspaceId, m.id);
     const { providerId } = await transport({
       from,
       ...(to.length ? { to, cc } : { to: cc, cc: [] }),
@@ -76,6 +79,7 @@ async function deliverOne(m: MessageRow, transport: MailTransport): Promise<{ re
       text: m.text,
       html: m.htmlBody ?? undefined,
       headers,
+      ...(files.length ? { attachments: files } : {}),
       idempotencyKey: m.id,
     });
     await transaction(async (tx) => {

@@ -24,13 +24,21 @@ import { mailLimits } from "../inbound/mail-limits";
 import { resolveThread } from "../threading";
 import { carriedTrace, deliverLocally, externalAddresses, localRecipients, lockInboxes, LOCAL_SENDER_AUTH } from "../local-delivery";
 import { configuredTransport } from "../send-mail";
-import { MAX_SEND_RECIPIENTS, type replyInput, type sendMessageInput } from "../schemas";
+import { MAX_SEND_RECIPIENTS, type forwardInput, type replyInput, type sendMessageInput } from "../schemas";
 import { checkCustomHeaders } from "./headers";
-import { composeOutbound, outboundMessageId, replyReferences, replySubject, type Draft } from "./compose";
+import { composeOutbound, forwardSubject, outboundMessageId, replyReferences, replySubject, type Draft } from "./compose";
+import { ATTACHMENT_LIMITS, prepareAttachments, prepareFiles, storeBlobs } from "./attachments";
+import { attachmentStream } from "../attachment-response";
+import { queryable } from "../../../../db/transaction";
+import { attachments as attachmentsTable } from "../../../../db/schema";
+import { eq } from "drizzle-orm";
+import { recordReads } from "../../taint";
+import { storeAttachments } from "../store-message";
 
 // Whether to hold the message for a person is decided before these run (lib/domains/approvals/mail-gate.ts).
 type SendInput = Omit<z.output<typeof sendMessageInput>, "require_approval">;
 type ReplyInput = Omit<z.output<typeof replyInput>, "require_approval">;
+export type ForwardInput = Omit<z.output<typeof forwardInput>, "require_approval">;
 
 /** `POST /v1/inboxes/{id}/messages`: a new message from the inbox. */
 export async function sendMessage(actor: Actor, inboxId: string, input: SendInput): Promise<MessageRow> {
@@ -40,6 +48,8 @@ export async function sendMessage(actor: Actor, inboxId: string, input: SendInpu
 
 /** The inbox and the draft of a new message, checked (the key's own inbox, safe headers). */
 export async function draftForSend(actor: Actor, inboxId: string, input: SendInput): Promise<{ inbox: InboxRow; draft: Draft }> {
+  // Files are decoded and sniffed first: a refused one changes nothing.
+  const attachments = prepareAttachments(input.attachments);
   const inbox = await getInbox(actor, inboxId);
   await assertInboxCanSend(inbox);
   return { inbox, draft: {
@@ -50,6 +60,7 @@ export async function draftForSend(actor: Actor, inboxId: string, input: SendInp
     html: input.html,
     references: [],
     headers: checkCustomHeaders(input.headers),
+    attachments,
   } };
 }
 
@@ -65,6 +76,7 @@ export async function replyToMessage(actor: Actor, parentId: string, input: Repl
 
 /** The inbox and the draft of a reply, checked (automated mail, recipients, headers). */
 export async function draftForReply(actor: Actor, parentId: string, input: ReplyInput): Promise<{ inbox: InboxRow; draft: Draft; parent: MessageRow }> {
+  const attachments = prepareAttachments(input.attachments);
   const parent = await findMessage(actor, parentId);
   const inbox = await getInbox(actor, parent.inboxId);
   await assertInboxCanSend(inbox);
@@ -99,7 +111,81 @@ export async function draftForReply(actor: Actor, parentId: string, input: Reply
     inReplyTo: parent.messageId,
     references: replyReferences(parent),
     headers: checkCustomHeaders(input.headers),
+    attachments,
   } };
+}
+
+/**
+ * `POST /v1/messages/{id}/forward`: the message (received or sent) to new recipients, from its
+ * inbox: "Fwd: " before the subject (once), the optional note above the usual "Forwarded message"
+ * block and the original's text (and sanitised HTML), and its attachments unless told not to
+ * (the same limits and refusals as attachments sent). It names no earlier Message-ID (In-Reply-To
+ * and References are not set): the recipients never saw the original, so on their side it starts
+ * a thread; in the sending inbox it joins the original's thread, and `forwarded_from` links them.
+ * Forwarding carries the original's content: it taints the agent as reading it would.
+ */
+export async function draftForForward(actor: Actor, originalId: string, input: ForwardInput): Promise<{ inbox: InboxRow; draft: Draft; original: MessageRow }> {
+  const original = await findMessage(actor, originalId);
+  if (original.direction === "outbound" && (original.status === "pending_approval" || original.status === "discarded")) {
+    throw new AppError("conflict", `Message ${original.id} is ${original.status}: a message that waits for (or was refused) a person's approval cannot be forwarded.`);
+  }
+  const inbox = await getInbox(actor, original.inboxId);
+  await assertInboxCanSend(inbox);
+  const attachments = input.include_attachments ? await forwardedFiles(original) : [];
+  await recordReads(actor, [original]);
+  const headerBlock = forwardedHeaderBlock(original);
+  const text = `${input.note ? `${input.note}\n\n` : ""}${headerBlock.join("\n")}\n\n${original.text}`;
+  const html = original.htmlSanitized
+    ? `${input.note ? `<div>${escapeHtml(input.note).replace(/\r?\n/g, "<br>")}</div><br>` : ""}<div>${headerBlock.map(escapeHtml).join("<br>")}</div><br>${original.htmlSanitized}`
+    : undefined;
+  return { inbox, original, draft: {
+    to: input.to,
+    cc: input.cc.filter((a) => !input.to.includes(a)),
+    subject: forwardSubject(original.subject),
+    text,
+    html,
+    references: [],
+    headers: checkCustomHeaders(input.headers),
+    attachments,
+    forwardOf: { id: original.id, threadId: original.threadId },
+  } };
+}
+
+const who = (a: { name: string | null; email: string }) => (a.name ? `${a.name} <${a.email}>` : a.email);
+
+/** The block Gmail and Outlook put above a forwarded message. */
+function forwardedHeaderBlock(m: MessageRow): string[] {
+  return [
+    "---------- Forwarded message ---------",
+    `From: ${who(m.from)}`,
+    `Date: ${(m.date ?? m.createdAt).toUTCString()}`,
+    `Subject: ${m.subject}`,
+    `To: ${m.to.map(who).join(", ")}`,
+    ...(m.cc.length ? [`Cc: ${m.cc.map(who).join(", ")}`] : []),
+  ];
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** The original's files, read back from its source (checked against their recorded hash), within the limits of files sent. */
+async function forwardedFiles(original: MessageRow) {
+  const q = await queryable();
+  const rows = await q.select().from(attachmentsTable).where(eq(attachmentsTable.messageId, original.id)).orderBy(attachmentsTable.partIndex);
+  const field = "include_attachments";
+  const total = rows.reduce((n, r) => n + r.size, 0);
+  // The counts and sizes are known before any byte is read.
+  if (rows.length > ATTACHMENT_LIMITS.count || total > ATTACHMENT_LIMITS.totalBytes || rows.some((r) => r.size > ATTACHMENT_LIMITS.fileBytes)) {
+    throw new AppError("validation_failed", `Message ${original.id} has ${rows.length} attachments of ${total} bytes: over what one message may carry (${ATTACHMENT_LIMITS.count} files, ${ATTACHMENT_LIMITS.fileBytes} bytes each, ${ATTACHMENT_LIMITS.totalBytes} in all). Forward it with "include_attachments": false.`, {
+      errors: [{ field, message: "the attachments are over the limits of one message" }],
+    });
+  }
+  const files = [];
+  for (const r of rows) {
+    const parts: Buffer[] = [];
+    for await (const chunk of await attachmentStream(r)) parts.push(chunk as Buffer);
+    files.push({ filename: r.filename, declared: null, bytes: Buffer.concat(parts) });
+  }
+  return prepareFiles(files, field);
 }
 
 const unique = (list: string[]) => [...new Set(list.map((a) => a.trim().toLowerCase()))];
@@ -111,8 +197,9 @@ export async function composeForSending(inbox: InboxRow, draft: Draft): Promise<
   const id = newId("message");
   const at = new Date();
   const raw = await composeOutbound(inbox, draft, outboundMessageId(id, inbox), at);
-  const limit = env().MAIL_MAX_BYTES;
-  if (raw.length > limit) throw new AppError("payload_too_large", `The message is ${raw.length} bytes composed, over the ${limit}-byte limit (MAIL_MAX_BYTES).`, { limit_bytes: limit });
+  // MAIL_MAX_BYTES bounds the message itself; its attachments have their own limits (ATTACHMENT_LIMITS), here as base64 in 76-character lines.
+  const limit = env().MAIL_MAX_BYTES + draft.attachments.reduce((n, a) => n + Math.ceil((Math.ceil(a.size / 3) * 4 * 78) / 76) + 1024, 0);
+  if (raw.length > limit) throw new AppError("payload_too_large", `The message is ${raw.length} bytes composed, over the ${limit}-byte limit (MAIL_MAX_BYTES, plus its attachments).`, { limit_bytes: limit });
   // What was written is kept whole: the body limit is for received mail (the API bounds what is sent).
   const limits = mailLimits();
   const parsed = await parseMessageOffThread(raw, { limits: { ...limits, bodyChars: Math.max(limits.bodyChars, raw.length) } });
@@ -169,7 +256,7 @@ export async function storeOutbound(
   // Mail between inboxes here is one trace on both sides.
   const traceId = actor.traceId ?? (local ? newId("trace") : null);
   await lockInboxes(tx, [inbox.id, ...(local?.inboxes ?? []).map((i) => i.id)]);
-  const threadId = await resolveThread(tx, inbox, parsed, at);
+  const threadId = await resolveThread(tx, inbox, parsed, at, draft.forwardOf?.threadId);
   const [message] = await tx
     .insert(messages)
     .values({
@@ -185,14 +272,20 @@ export async function storeOutbound(
       nextSendAt: status === "queued" ? at : null,
       traceId,
       approvalId,
+      forwardedFromId: draft.forwardOf?.id ?? null,
       createdAt: at,
     })
     .returning();
   await storeSource(tx, id, source);
+  // The files once per workspace and hash (what the delivery job sends), and the message's list of them (parsed from its bytes).
+  await storeBlobs(tx, inbox.workspaceId, draft.attachments);
+  await storeAttachments(tx, message!, parsed);
   const carried = local ? await carriedTrace(inbox, local.inboxes, traceId, actor.type === "key" && actor.agentId ? actor.agentId : inbox.agentId, !isAgentBound(actor)) : null;
   const delivered = local ? await deliverLocally(inbox, local.inboxes, await copyFor(actor, local.copy), source, carried) : [];
   const summary = {
     inbox_id: inbox.id, to: draft.to, cc: draft.cc, message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status, approval_id: approvalId,
+    ...(parsed.attachments.length ? { attachments: parsed.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType, size: a.size, sha256: a.sha256 })) } : {}),
+    ...(draft.forwardOf ? { forwarded_from: draft.forwardOf.id } : {}),
     ...(delivered.length ? { delivered_locally: delivered.map((d) => ({ inbox_id: d.inbox_id, message_id: d.message_id, refused: d.refused })) } : {}),
   };
   const traced = { ...actor, traceId: traceId ?? undefined };

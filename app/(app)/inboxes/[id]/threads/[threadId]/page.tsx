@@ -68,8 +68,23 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
                 </p>
               ) : null}
               {m.attachments.length ? (
+                <div className="mt-2 text-xs text-slate-600">
+                  <p>{m.direction === "outbound" ? "Attached (sent):" : "Attachments:"}</p>
+                  <ul className="ml-4 list-disc" data-testid="attachments">
+                    {m.attachments.map((a) => (
+                      <li key={a.id}>
+                        <a className="underline" href={`/inboxes/${id}/messages/${m.id}/attachments/${a.id}`} download={a.filename ?? undefined}>
+                          {a.filename ?? "(unnamed)"}
+                        </a>{" "}
+                        ({a.content_type}, {a.size} bytes)
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ) : null}
+              {m.forwarded_from ? (
                 <p className="mt-2 text-xs text-slate-600">
-                  Attachments: {m.attachments.map((a) => `${a.filename ?? "(unnamed)"} (${a.content_type}, ${a.size} bytes)`).join("; ")}
+                  Forwarded from <a className="underline" href={`#${m.forwarded_from}`}>{m.forwarded_from}</a>
                 </p>
               ) : null}
             </Card>

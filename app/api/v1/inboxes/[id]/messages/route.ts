@@ -12,7 +12,7 @@ export const GET = withApiKey(listMessagesOp, async ({ actor, params, query }) =
 
 // POST /api/v1/inboxes/{id}/messages — send a new message (queued for Resend, or captured), or hold it for approval (202)
 export const POST = withApiKey(sendMessageOp, async ({ actor, params, body }) => {
-  const { message, approval } = await sendOrHold(actor, params.id!, body);
-  const shown = await getMessage(actor, message.id);
+  const { message, approval, notes } = await sendOrHold(actor, params.id!, body);
+  const shown = { ...(await getMessage(actor, message.id)), ...(notes.length ? { attachment_notes: notes } : {}) };
   return approval ? json(shown, 202) : created(shown);
 });
