@@ -54,7 +54,8 @@ export async function reconcileExports(tx: Transaction, provider: CalendarProvid
             eq(googleEventExports.googleCalendarId, link.googleCalendarId),
             eq(googleEventExports.desired, "present"),
             eq(googleEventExports.status, "exported"),
-            inArray(googleEventExports.googleEventId, [...latest.keys()]),
+            // One array parameter, however many events a full sync lists.
+            sql`${googleEventExports.googleEventId} = any(${sql.param([...latest.keys()])}::text[])`,
           ),
         )
     : [];

@@ -52,7 +52,9 @@ describe("reconciliation after commit (Google)", () => {
     expect(await reconciliationOf(eventId)).toBeNull();
 
     fake.updateEvent(setup.gcal, remoteId, { start: { dateTime: T(14) }, end: { dateTime: T(15) }, organizer: { email: "boss@example.com" } });
-    expect(await syncLink(setup.link.id)).toMatchObject({ status: "ok", reconciled: 1 });
+    // Three runs of the sync at once (a push and the periodic resync racing): one records it.
+    const runs = await Promise.all([syncLink(setup.link.id), syncLink(setup.link.id), syncLink(setup.link.id)]);
+    expect(runs.filter((r) => r !== null)).toMatchObject([{ status: "ok", reconciled: 1 }]);
     expect(await reconciliationOf(eventId)).toMatchObject({
       state: "moved_externally",
       provider: "google",
