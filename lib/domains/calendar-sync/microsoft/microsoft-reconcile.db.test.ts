@@ -5,11 +5,13 @@ import { eventReconciliations, googleEventExports, webhookEvents } from "../../.
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { newKey } from "../../../../test/helpers/fixtures";
 import { linkedOutlookCalendar, withFakeMicrosoft } from "../../../../test/helpers/microsoft";
+import { mcpClients } from "../../../../test/helpers/mcp-client";
 import { syncLink } from "../sync-link";
 import { runMicrosoftExport } from "./calendar-sync";
 
 const fakeMicrosoft = withFakeMicrosoft({ extra: { API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" } });
-const { api } = serveApiForTests();
+const { api, url } = serveApiForTests();
+const { connect, call } = mcpClients(url);
 
 // Inside the delta window (a week back to 400 days ahead): days from three days on, UTC.
 const DAY0 = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 3);
@@ -106,5 +108,18 @@ describe("reconciliation after commit (Microsoft 365 / Outlook)", () => {
     expect(list.status).toBe(200);
     expect(list.json.data).toHaveLength(5);
     expect(list.json.data.find((e: { id: string }) => e.id === moved.eventId)).toMatchObject({ start_time: T(9), end_time: T(10), reconciliation: { state: "moved_externally", provider_version: { start_time: T(20) } } });
+
+    // The same through the MCP tool.
+    const client = await connect(moved.key);
+    const viaMcp = (await call(client, "list_calendar_events", { calendar_id: setup.calendar.id, attention: "true" })).structuredContent as { data: { id: string; reconciliation: { state: string } }[] };
+    expect(viaMcp.data.map((e) => [e.id, e.reconciliation.state]).sort()).toEqual(
+      [
+        [moved.eventId, "moved_externally"],
+        [shortened.eventId, "moved_externally"],
+        [removed.eventId, "cancelled_externally"],
+        [declined.eventId, "cancelled_externally"],
+        [booked.eventId, "conflicted"],
+      ].sort(),
+    );
   });
 });
