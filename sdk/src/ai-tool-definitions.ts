@@ -707,6 +707,65 @@ export const TOOL_DEFINITIONS = [
     }
   },
   {
+    "name": "list_calendar_events",
+    "title": "List committed events",
+    "description": "List a calendar's committed events, newest first, each with its reconciliation: what a person changed in the linked Google or Outlook calendar since the commit (moved_externally, cancelled_externally, conflicted), the provider's version beside AgentDraft's and what now overlaps it. attention: \"true\" lists only the events needing attention. AgentDraft moves nothing back: decide, then book anew or cancel.",
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "calendar_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "cal_..."
+        },
+        "limit": {
+          "default": 20,
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "starting_after": {
+          "type": "string",
+          "pattern": "^[a-z]{2,10}_[0-9a-hjkmnp-tv-z]{26}$"
+        },
+        "from": {
+          "type": "string",
+          "format": "date-time",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+        },
+        "to": {
+          "type": "string",
+          "format": "date-time",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "confirmed",
+            "cancelled"
+          ]
+        },
+        "attention": {
+          "description": "only committed events needing attention: a person moved, cancelled or declined them, or booked over them, in the linked Google or Outlook calendar",
+          "type": "string",
+          "enum": [
+            "true"
+          ]
+        }
+      },
+      "required": [
+        "calendar_id"
+      ]
+    }
+  },
+  {
     "name": "place_hold",
     "title": "Place a hold",
     "description": "Tentatively hold time on one or more calendars (all or nothing) for hold_ttl_seconds. A committed event, busy time from a linked Google calendar, or a live hold of equal or higher priority in the way fails with hold_conflict listing them; live holds of strictly lower priority are preempted. Commit the hold to book the time, or release it. Intervals are half-open [start, end). Once this agent has read untrusted mail (the server records what it reads) a workspace policy may answer approval_required with an approval opened for you: await it, then call again with the same hold and approval_id.",
@@ -2074,7 +2133,7 @@ export const TOOL_DEFINITIONS = [
         },
         "types": {
           "description": "only these event types",
-          "maxItems": 26,
+          "maxItems": 29,
           "type": "array",
           "items": {
             "type": "string",
@@ -2088,6 +2147,9 @@ export const TOOL_DEFINITIONS = [
               "hold.released",
               "hold.committed",
               "event.cancelled",
+              "event.moved_externally",
+              "event.cancelled_externally",
+              "event.conflicted",
               "approval.requested",
               "approval.resolved",
               "calendar.synced",

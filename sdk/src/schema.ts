@@ -1239,7 +1239,7 @@ export interface paths {
         };
         /**
          * Stream events live (Server-Sent Events), the same as webhooks carry
-         * @description One SSE block per event (`id`, `event`: the type, `data`: the webhook body), oldest first, in the order they committed. Send `Last-Event-ID` (or `after`) to resume exactly after the last event you processed: nothing is skipped or repeated, across disconnects and server restarts. A position past the stream's head (never sent by this server) is 400 with the head in `head`. A key receives the types its scopes allow (mail: email.*; calendar: hold.*, event.cancelled, calendar.*; approvals: approval.*); an agent-bound key only its agent's events. Heartbeat comments every 15 s; the server ends a connection after about 280 s and the client reconnects. At most 5 open streams per key (429 beyond).
+         * @description One SSE block per event (`id`, `event`: the type, `data`: the webhook body), oldest first, in the order they committed. Send `Last-Event-ID` (or `after`) to resume exactly after the last event you processed: nothing is skipped or repeated, across disconnects and server restarts. A position past the stream's head (never sent by this server) is 400 with the head in `head`. A key receives the types its scopes allow (mail: email.*; calendar: hold.*, event.*, calendar.*; approvals: approval.*); an agent-bound key only its agent's events. Heartbeat comments every 15 s; the server ends a connection after about 280 s and the client reconnects. At most 5 open streams per key (429 beyond).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -1428,6 +1428,57 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             cancelled_at: string | null;
+            /** @description in listings: what a person changed in the linked Google or Outlook calendar since the commit (null: nothing) */
+            reconciliation?: components["schemas"]["EventReconciliation"] | null;
+        };
+        EventReconciliation: {
+            /** @enum {string} */
+            state: "moved_externally" | "cancelled_externally" | "conflicted" | "in_sync";
+            /** @enum {string} */
+            provider: "google" | "microsoft";
+            link_id: string;
+            provider_event_id: string;
+            /** @description what the last recorded change changed: start, end, status, conflicts */
+            changed: string[];
+            agentdraft: {
+                /** Format: date-time */
+                start_time: string;
+                /** Format: date-time */
+                end_time: string;
+                /** @enum {string} */
+                status: "confirmed" | "cancelled";
+            };
+            provider_version: {
+                /** @enum {string} */
+                status: "confirmed" | "cancelled" | "declined";
+                start_time: string | null;
+                end_time: string | null;
+                /** @description when the provider says it last changed */
+                updated_at: string | null;
+                /** @description the organizer or creator the provider names */
+                changed_by: string | null;
+            };
+            /** @description what overlaps the provider's time now, on the linked calendars */
+            conflicts: {
+                /**
+                 * @description another committed event, or busy time from a linked calendar
+                 * @enum {string}
+                 */
+                kind: "event" | "external_busy";
+                /** @description the committed event (kind event) */
+                id?: string;
+                provider?: string;
+                /** @description the provider's event (kind external_busy) */
+                provider_event_id?: string;
+                link_id?: string;
+                calendar_id: string;
+                /** Format: date-time */
+                start_time: string;
+                /** Format: date-time */
+                end_time: string;
+            }[];
+            /** Format: date-time */
+            detected_at: string;
         };
         Hold: {
             /** @description hold_... */
@@ -2178,7 +2229,7 @@ export interface components {
         /** @description The `data` of one Server-Sent Event; its SSE `event` field is the type and its `id` field the stream position to resume after (Last-Event-ID). */
         StreamedEvent: {
             /** @enum {string} */
-            type: "email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed";
+            type: "email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed";
             /** @description whm_...: the event's id, the same as its webhook's webhook-id */
             id: string;
             /** Format: date-time */
@@ -3273,6 +3324,8 @@ export interface operations {
                 from?: string;
                 to?: string;
                 status?: "confirmed" | "cancelled";
+                /** @description only committed events needing attention: a person moved, cancelled or declined them, or booked over them, in the linked Google or Outlook calendar */
+                attention?: "true";
             };
             header?: {
                 /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
@@ -6820,7 +6873,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed")[] | null;
                     agent_ids?: string[] | null;
                     /**
                      * @description false: created disabled (nothing is delivered to it) until a PATCH sets it true
@@ -7078,7 +7131,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url?: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed")[] | null;
                     agent_ids?: string[] | null;
                     /** @description true re-enables an endpoint that was disabled, and resets its failure count */
                     enabled?: boolean;
@@ -9304,7 +9357,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description comma-separated event types to receive (default: every type the key's scopes allow): email.received, email.sent, email.bounced, hold.created, hold.preempted, hold.expired, hold.released, hold.committed, event.cancelled, approval.requested, approval.resolved, calendar.synced, calendar.sync_failed, handoff.received, handoff.completed, handoff.dead, handoff.expired, approval.consumed, lease.acquired, lease.released, lease.expired, message.claimed, message.released, message.completed, domain.verified, domain.failed */
+                /** @description comma-separated event types to receive (default: every type the key's scopes allow): email.received, email.sent, email.bounced, hold.created, hold.preempted, hold.expired, hold.released, hold.committed, event.cancelled, event.moved_externally, event.cancelled_externally, event.conflicted, approval.requested, approval.resolved, calendar.synced, calendar.sync_failed, handoff.received, handoff.completed, handoff.dead, handoff.expired, approval.consumed, lease.acquired, lease.released, lease.expired, message.claimed, message.released, message.completed, domain.verified, domain.failed */
                 types?: string;
                 /** @description start with events created at or after this time (while they are kept: 30 days), when there is no Last-Event-ID */
                 since?: string;

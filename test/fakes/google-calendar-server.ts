@@ -19,7 +19,9 @@ export type FakeEvent = {
   start?: { dateTime?: string; date?: string; timeZone?: string };
   end?: { dateTime?: string; date?: string; timeZone?: string };
   extendedProperties?: { private?: Record<string, string>; shared?: Record<string, string> };
-  attendees?: { email: string; self?: boolean; responseStatus?: string }[];
+  attendees?: { email: string; self?: boolean; organizer?: boolean; responseStatus?: string }[];
+  organizer?: { email: string; self?: boolean };
+  creator?: { email: string; self?: boolean };
   updated: string;
   etag: string;
 };
@@ -384,6 +386,12 @@ export async function startFakeGoogle(opts: { email?: string; clientId?: string;
       const cal = calendars.get(calendarId)!;
       const ev = cal.events.get(id)!;
       return publicEvent(store(cal, { ...ev, start: { dateTime: start }, end: { dateTime: end } }));
+    },
+    /** A change made in Google Calendar by a person (attendees, organizer, times, status...). */
+    updateEvent(calendarId: string, id: string, patch: Partial<Omit<FakeEvent, "kind" | "id" | "updated" | "etag">>) {
+      const cal = calendars.get(calendarId)!;
+      const ev = cal.events.get(id)!;
+      return publicEvent(store(cal, { ...ev, ...patch, id }));
     },
     deleteEvent(calendarId: string, id: string) {
       const cal = calendars.get(calendarId)!;

@@ -29,6 +29,9 @@ export type FakeOutlookEvent = {
   recurrence?: { count: number };
   singleValueExtendedProperties?: Property[];
   transactionId?: string;
+  organizer?: { emailAddress: { address: string; name?: string } };
+  attendees?: { type: "required" | "optional" | "resource"; emailAddress: { address: string }; status: { response: string; time?: string } }[];
+  lastModifiedDateTime?: string;
 };
 type Stored = FakeOutlookEvent & { seq: number; removed: boolean };
 type FakeCalendarRow = { id: string; name: string; isDefaultCalendar: boolean; canEdit: boolean; events: Map<string, Stored> };
@@ -82,7 +85,7 @@ export async function startFakeMicrosoft(opts: { email?: string; clientId?: stri
 
   const store = (cal: FakeCalendarRow, ev: FakeOutlookEvent) => {
     seq += 1;
-    const stored: Stored = { showAs: "busy", ...ev, seq, removed: false };
+    const stored: Stored = { showAs: "busy", ...ev, lastModifiedDateTime: new Date().toISOString(), seq, removed: false };
     cal.events.set(stored.id, stored);
     return stored;
   };

@@ -67,7 +67,16 @@ export type CalendarChoice = { id: string; name: string; primary: boolean; acces
  * id the event is tagged with (null: untagged); undefined when the provider's change feed
  * cannot show tags, and then an event is ours when our export row names its id.
  */
-export type ImportedEvent = { id: string; busy: { start: Date; end: Date } | null; exportTag?: string | null };
+export type ImportedEvent = { id: string; busy: { start: Date; end: Date } | null; exportTag?: string | null; version?: RemoteVersion };
+
+/**
+ * What the provider says of the event itself, whatever its busy time: read when the event is one
+ * AgentDraft exported, to see whether a person moved, cancelled or declined it (issue #32).
+ * `status`: deleted or cancelled is "cancelled"; every attendee but the calendar's owner
+ * declined is "declined". `updatedAt` and `changedBy` are what the provider says of the last
+ * change (neither provider names who made it: `changedBy` is the organizer or creator it names).
+ */
+export type RemoteVersion = { status: "confirmed" | "cancelled" | "declined"; start: Date | null; end: Date | null; updatedAt: Date | null; changedBy: string | null };
 
 export type FetchedChanges = { full: boolean; items: ImportedEvent[]; nextSyncToken: string };
 

@@ -11,11 +11,12 @@ import { queueNotifications } from "../notifications";
 import type { CalendarProvider, FetchedChanges, ImportedEvent } from "./provider";
 import { loadProvider } from "./providers";
 import { scheduleSync } from "./schedule-sync";
+import { reconcileExports } from "./reconcile";
 import { markConnectionBroken } from "./watch";
 
 const LEASE_SECONDS = 120;
 
-export type SyncResult = { linkId: string; full: boolean; upserted: number; removed: number; status: "ok" | "failed"; error?: string };
+export type SyncResult = { linkId: string; full: boolean; upserted: number; removed: number; reconciled?: number; status: "ok" | "failed"; error?: string };
 
 const systemActor = (provider: CalendarProvider, workspaceId: string): Actor => ({ type: "system", workspaceId, job: provider.syncKind });
 
@@ -182,6 +183,8 @@ export async function syncLink(linkId: string): Promise<SyncResult | null> {
     const [current] = await tx.select().from(googleCalendarLinks).where(eq(googleCalendarLinks.id, link.id)).for("update");
     if (!current) return null; // unlinked meanwhile: its busy time is already gone
     const changes = await applyChanges(tx, provider, link, fetched);
+    // A person's changes to events AgentDraft exported, seen in the same changes (issue #32).
+    const reconciled = await reconcileExports(tx, provider, link, fetched.items, systemActor(provider, link.workspaceId));
     await tx
       .update(googleCalendarLinks)
       .set({
@@ -202,7 +205,7 @@ export async function syncLink(linkId: string): Promise<SyncResult | null> {
       await emitEvent(tx, actor, { type: "calendar.synced", data: { calendar_id: link.calendarId, ...summary } });
       await appendAudit(tx, [{ actor, action: "calendar.synced", resource: { type: "calendar", id: link.calendarId }, summary }]);
     }
-    return changes;
+    return { ...changes, reconciled };
   });
   if (!counts) return null;
   return { linkId, full: fetched.full, ...counts, status: "ok" };

@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, lt, ne, sql, type SQL } from "drizzle-orm";
 import { queryable } from "../../../db/transaction";
 import { jsonValue, rowFromJson } from "../../../db/row-json";
-import { calendarEvents, type CalendarEventRow } from "../../../db/schema";
+import { calendarEvents, eventReconciliations, type CalendarEventRow, type EventReconciliationRow } from "../../../db/schema";
 import { notFound } from "../../platform/errors";
 import type { Actor } from "../../platform/actor";
 import { actorJson, announceOutbox, type OutboxDelivery } from "../../platform/events/outbox";
@@ -13,8 +13,8 @@ import { getCalendar } from "./calendars";
 export async function listEvents(
   viewer: { workspaceId: string; agentId: string | null },
   calendarId: string,
-  f: Pagination & { from?: string; to?: string; status?: "confirmed" | "cancelled" },
-) {
+  f: Pagination & { from?: string; to?: string; status?: "confirmed" | "cancelled"; attention?: "true" },
+): Promise<{ items: { event: CalendarEventRow; reconciliation: EventReconciliationRow | null }[]; hasMore: boolean }> {
   const { workspaceId } = viewer;
   await getCalendar(workspaceId, calendarId);
   const q = await queryable();
@@ -24,7 +24,15 @@ export async function listEvents(
   if (f.from) where.push(gt(calendarEvents.endTime, new Date(f.from)));
   if (f.to) where.push(lt(calendarEvents.startTime, new Date(f.to)));
   if (f.starting_after) where.push(lt(calendarEvents.id, f.starting_after));
-  const rows = await q.select().from(calendarEvents).where(and(...where)).orderBy(desc(calendarEvents.id)).limit(f.limit + 1);
+  // Needing attention: committed events a person moved, cancelled or double-booked in the linked calendar (issue #32).
+  if (f.attention) where.push(eq(calendarEvents.status, "confirmed"), isNotNull(eventReconciliations.calendarEventId), ne(eventReconciliations.state, "in_sync"));
+  const rows = await q
+    .select({ event: calendarEvents, reconciliation: eventReconciliations })
+    .from(calendarEvents)
+    .leftJoin(eventReconciliations, eq(eventReconciliations.calendarEventId, calendarEvents.id))
+    .where(and(...where))
+    .orderBy(desc(calendarEvents.id))
+    .limit(f.limit + 1);
   return page(rows, f.limit);
 }
 

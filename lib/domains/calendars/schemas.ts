@@ -32,6 +32,10 @@ export const listEventsQuery = paginationQuery.extend({
   from: isoTime.optional(),
   to: isoTime.optional(),
   status: z.enum(["confirmed", "cancelled"]).optional(),
+  attention: z
+    .enum(["true"])
+    .optional()
+    .describe("only committed events needing attention: a person moved, cancelled or declined them, or booked over them, in the linked Google or Outlook calendar"),
 });
 
 export const calendarSchema = z
@@ -44,6 +48,37 @@ export const calendarSchema = z
     created_at: z.iso.datetime(),
   })
   .meta({ id: "Calendar" });
+
+const conflictSchema = z.object({
+  kind: z.enum(["event", "external_busy"]).describe("another committed event, or busy time from a linked calendar"),
+  id: z.string().optional().describe("the committed event (kind event)"),
+  provider: z.string().optional(),
+  provider_event_id: z.string().optional().describe("the provider's event (kind external_busy)"),
+  link_id: z.string().optional(),
+  calendar_id: z.string(),
+  start_time: z.iso.datetime(),
+  end_time: z.iso.datetime(),
+});
+
+export const reconciliationSchema = z
+  .object({
+    state: z.enum(["moved_externally", "cancelled_externally", "conflicted", "in_sync"]),
+    provider: z.enum(["google", "microsoft"]),
+    link_id: z.string(),
+    provider_event_id: z.string(),
+    changed: z.array(z.string()).describe("what the last recorded change changed: start, end, status, conflicts"),
+    agentdraft: z.object({ start_time: z.iso.datetime(), end_time: z.iso.datetime(), status: z.enum(["confirmed", "cancelled"]) }),
+    provider_version: z.object({
+      status: z.enum(["confirmed", "cancelled", "declined"]),
+      start_time: z.iso.datetime().nullable(),
+      end_time: z.iso.datetime().nullable(),
+      updated_at: z.iso.datetime().nullable().describe("when the provider says it last changed"),
+      changed_by: z.string().nullable().describe("the organizer or creator the provider names"),
+    }),
+    conflicts: z.array(conflictSchema).describe("what overlaps the provider's time now, on the linked calendars"),
+    detected_at: z.iso.datetime(),
+  })
+  .meta({ id: "EventReconciliation" });
 
 export const calendarEventSchema = z
   .object({
@@ -58,6 +93,7 @@ export const calendarEventSchema = z
     metadata: z.record(z.string(), z.unknown()),
     created_at: z.iso.datetime(),
     cancelled_at: z.iso.datetime().nullable(),
+    reconciliation: reconciliationSchema.nullable().optional().describe("in listings: what a person changed in the linked Google or Outlook calendar since the commit (null: nothing)"),
   })
   .meta({ id: "CalendarEvent" });
 

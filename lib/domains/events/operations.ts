@@ -9,7 +9,7 @@ export const streamEventsOp = defineOperation({
   description:
     "One SSE block per event (`id`, `event`: the type, `data`: the webhook body), oldest first, in the order they committed. " +
     "Send `Last-Event-ID` (or `after`) to resume exactly after the last event you processed: nothing is skipped or repeated, across disconnects and server restarts. A position past the stream's head (never sent by this server) is 400 with the head in `head`. " +
-    "A key receives the types its scopes allow (mail: email.*; calendar: hold.*, event.cancelled, calendar.*; approvals: approval.*); an agent-bound key only its agent's events. " +
+    "A key receives the types its scopes allow (mail: email.*; calendar: hold.*, event.*, calendar.*; approvals: approval.*); an agent-bound key only its agent's events. " +
     "Heartbeat comments every 15 s; the server ends a connection after about 280 s and the client reconnects. At most 5 open streams per key (429 beyond).",
   tag: "Events",
   query: streamEventsQuery,

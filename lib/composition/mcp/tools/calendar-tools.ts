@@ -1,8 +1,9 @@
 import { paginationQuery } from "../../../platform/api/pagination";
 import { availability } from "../../../domains/calendars/availability";
 import { listCalendars } from "../../../domains/calendars/calendars";
-import { timeRangeQuery } from "../../../domains/calendars/schemas";
-import { serializeCalendar } from "../../../domains/calendars/serialize";
+import { listEvents } from "../../../domains/calendars/events";
+import { listEventsQuery, timeRangeQuery } from "../../../domains/calendars/schemas";
+import { serializeCalendar, serializeCalendarEvent } from "../../../domains/calendars/serialize";
 import { commitHold } from "../../../domains/holds/commit-hold";
 import { extendHold } from "../../../domains/holds/extend-hold";
 import { getHold } from "../../../domains/holds/get-hold";
@@ -41,6 +42,22 @@ export const checkAvailabilityTool = defineTool({
   run: async ({ key }, { calendar_id, ...range }) => {
     const { from, to } = timeRangeQuery.parse(range);
     return availability(key.workspaceId, calendar_id, new Date(from), new Date(to));
+  },
+});
+
+export const listCalendarEventsTool = defineTool({
+  name: "list_calendar_events",
+  title: "List committed events",
+  description:
+    "List a calendar's committed events, newest first, each with its reconciliation: what a person changed in the linked Google or Outlook calendar " +
+    "since the commit (moved_externally, cancelled_externally, conflicted), the provider's version beside AgentDraft's and what now overlaps it. " +
+    'attention: "true" lists only the events needing attention. AgentDraft moves nothing back: decide, then book anew or cancel.',
+  scope,
+  input: { calendar_id: idArg("cal_..."), ...listEventsQuery.shape },
+  annotations: READ_ONLY,
+  run: async ({ key }, { calendar_id, ...args }) => {
+    const { items, hasMore } = await listEvents(key, calendar_id, listEventsQuery.parse(args));
+    return { object: "list", data: items.map((r) => serializeCalendarEvent(r.event, r.reconciliation)), has_more: hasMore };
   },
 });
 
@@ -111,6 +128,7 @@ export const releaseHoldTool = defineTool({
 export const CALENDAR_TOOLS = [
   listCalendarsTool,
   checkAvailabilityTool,
+  listCalendarEventsTool,
   placeHoldTool,
   getHoldTool,
   extendHoldTool,

@@ -1,4 +1,5 @@
 import type { calendar_v3 } from "@googleapis/calendar";
+import type { RemoteVersion } from "../provider";
 
 /** The private extended property that marks an event AgentDraft exported (never imported back). */
 export const EXPORT_EVENT_PROPERTY = "agentdraft_event_id";
@@ -23,6 +24,26 @@ export function busyInterval(ev: calendar_v3.Schema$Event, timeZone = "UTC", own
   const end = at(ev.end);
   if (!start || !end || Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || end <= start) return null;
   return { start, end };
+}
+
+/**
+ * What Google says of an event itself (for one AgentDraft exported): cancelled (deleted), declined
+ * by every attendee but the calendar's owner and the organizer, or there at its times; when it
+ * last changed (`updated`) and the organizer / creator it names.
+ */
+export function remoteVersion(ev: calendar_v3.Schema$Event, timeZone = "UTC"): RemoteVersion {
+  const at = (t: calendar_v3.Schema$EventDateTime | undefined) =>
+    t?.dateTime ? new Date(t.dateTime) : t?.date ? zonedMidnight(t.date, t.timeZone ?? timeZone) : null;
+  const others = (ev.attendees ?? []).filter((a) => !a.self && !a.organizer && !a.resource);
+  const declined = others.length > 0 && others.every((a) => a.responseStatus === "declined");
+  const updated = ev.updated ? new Date(ev.updated) : null;
+  return {
+    status: ev.status === "cancelled" ? "cancelled" : declined ? "declined" : "confirmed",
+    start: ev.status === "cancelled" ? null : at(ev.start),
+    end: ev.status === "cancelled" ? null : at(ev.end),
+    updatedAt: updated && !Number.isNaN(updated.getTime()) ? updated : null,
+    changedBy: ev.organizer?.email ?? ev.creator?.email ?? null,
+  };
 }
 
 /** The instant a date (YYYY-MM-DD) begins in an IANA time zone; UTC for a zone Node does not know. */

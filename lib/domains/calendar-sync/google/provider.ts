@@ -7,7 +7,7 @@ import { GOOGLE_SCOPES, googleConfig } from "./config";
 import { calendarClient, newOAuthClient } from "./oauth-client";
 import { callGoogle, googleFailure } from "./quota";
 import { authorizedClient, forgetClient, isRevokedGrant } from "./authorized-client";
-import { busyInterval, EXPORT_EVENT_PROPERTY, EXPORT_HOLD_PROPERTY } from "./busy-interval";
+import { busyInterval, EXPORT_EVENT_PROPERTY, EXPORT_HOLD_PROPERTY, remoteVersion } from "./busy-interval";
 import { openChannel, stopChannel } from "./push-channel";
 import { EXPORT_KIND, SYNC_KIND } from "./work-sources";
 import type { calendar_v3 } from "@googleapis/calendar";
@@ -100,7 +100,7 @@ export const googleProvider: CalendarProvider = {
       const timeZone = res.data.timeZone ?? "UTC";
       const imported: ImportedEvent[] = items
         .filter((ev) => ev.id)
-        .map((ev) => ({ id: ev.id!, busy: busyInterval(ev, timeZone), exportTag: ev.extendedProperties?.private?.[EXPORT_EVENT_PROPERTY] ?? null }));
+        .map((ev) => ({ id: ev.id!, busy: busyInterval(ev, timeZone), exportTag: ev.extendedProperties?.private?.[EXPORT_EVENT_PROPERTY] ?? null, version: remoteVersion(ev, timeZone) }));
       return { full: !syncToken, items: imported, nextSyncToken: res.data.nextSyncToken };
     }
   },

@@ -5,7 +5,7 @@ import { AppError } from "../../../platform/errors";
 import { env } from "../../../platform/config/env";
 import { MICROSOFT_SCOPES, microsoftConfig, notificationAddresses, REQUIRED_SCOPES } from "./config";
 import { describeMicrosoft, forgetToken, graph, isRevokedGrant, MicrosoftError, requireMicrosoftConfig, tokenRequest } from "./graph";
-import { graphBusyInterval, type GraphEvent } from "./busy-interval";
+import { graphBusyInterval, graphRemoteVersion, type GraphEvent } from "./busy-interval";
 import { MICROSOFT_EXPORT_KIND, MICROSOFT_RENEW_KIND, MICROSOFT_SYNC_KIND, SUBSCRIPTION_RENEW_BEFORE_SECONDS } from "./work-sources";
 import { scheduleWork } from "../../../platform/jobs/schedule";
 
@@ -147,7 +147,7 @@ export const microsoftProvider: CalendarProvider = {
     const items: ImportedEvent[] = [];
     for (;;) {
       const page: Page<GraphEvent> = await graph(connection, next!, { headers: { prefer: 'outlook.timezone="UTC", odata.maxpagesize=100' } });
-      for (const ev of page.value ?? []) if (ev.id) items.push({ id: ev.id, busy: graphBusyInterval(ev, zone) });
+      for (const ev of page.value ?? []) if (ev.id) items.push({ id: ev.id, busy: graphBusyInterval(ev, zone), version: graphRemoteVersion(ev, zone) });
       if (page["@odata.nextLink"]) {
         next = page["@odata.nextLink"];
         continue;

@@ -7,5 +7,5 @@ import { serializeCalendarEvent } from "@/lib/domains/calendars/serialize";
 // GET /api/v1/calendars/{id}/events — committed events, newest first
 export const GET = withApiKey(listEventsOp, async ({ key, params, query }) => {
   const { items, hasMore } = await listEvents(key, params.id!, query);
-  return list(items.map(serializeCalendarEvent), hasMore);
+  return list(items.map((r) => serializeCalendarEvent(r.event, r.reconciliation)), hasMore);
 });
