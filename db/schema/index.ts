@@ -43,3 +43,4 @@ export * from "./email-proofs";
 export * from "./oauth";
 export * from "./traces";
 export * from "./mail-domains";
+export * from "./drafts";

@@ -6,3 +6,4 @@ export { composeForSending, draftForReply, draftForSend, sendDraft, storeOutboun
 export type { replyInput, sendMessageInput } from "./schemas";
 export { configuredTransport, queueMail, sendMail } from "./send-mail";
 export type { MailTransport } from "./send-mail";
+export { composeStoredDraft, getDraft, markDraftSent } from "./drafts";
