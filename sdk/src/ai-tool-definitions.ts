@@ -712,6 +712,12 @@ export const TOOL_DEFINITIONS = [
             "type": "string",
             "maxLength": 998
           }
+        },
+        "idempotency_key": {
+          "description": "Makes this call safe to retry: the first result is stored for 24 hours and returned again for the same key and arguments.",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
         }
       },
       "required": [

@@ -27,8 +27,9 @@ export const updateDraftTool = defineTool({
   title: "Edit a draft",
   description: `Change a draft's to, cc, subject, text or html. version (required) is the version you read. ${review}`,
   scope,
-  input: { draft_id: idArg("drf_..."), ...updateDraftInput.shape, version: z.number().int().min(1).max(2_147_483_647).describe("the version you read") },
+  input: { draft_id: idArg("drf_..."), ...updateDraftInput.shape, version: z.number().int().min(1).max(2_147_483_647).describe("the version you read"), idempotency_key: idempotencyKeyArg },
   annotations: { ...WRITES, idempotentHint: true },
+  write: ({ draft_id, ...body }) => ({ path: `/v1/drafts/${draft_id}`, body }),
   run: async ({ actor }, { draft_id, version, ...changes }) => serializeDraft(await updateDraft(actor, draft_id, version, updateDraftInput.parse({ ...changes, version }))),
 });
 
