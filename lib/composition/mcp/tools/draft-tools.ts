@@ -29,7 +29,7 @@ export const updateDraftTool = defineTool({
   scope,
   input: { draft_id: idArg("drf_..."), ...updateDraftInput.shape, version: z.number().int().min(1).max(2_147_483_647).describe("the version you read"), idempotency_key: idempotencyKeyArg },
   annotations: { ...WRITES, idempotentHint: true },
-  write: ({ draft_id, ...body }) => ({ path: `/v1/drafts/${draft_id}`, body }),
+  write: ({ draft_id, ...body }) => ({ method: "PATCH", path: `/v1/drafts/${draft_id}`, body }),
   run: async ({ actor }, { draft_id, version, ...changes }) => serializeDraft(await updateDraft(actor, draft_id, version, updateDraftInput.parse({ ...changes, version }))),
 });
 
