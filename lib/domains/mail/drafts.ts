@@ -13,7 +13,7 @@ import { getInbox } from "./inboxes";
 import { assertInboxCanSend } from "./mail-domains";
 import { findMessage } from "./read-mail";
 import { checkCustomHeaders } from "./outbound/headers";
-import { replyReferences, replySubject, type Draft } from "./outbound/compose";
+import { replyReferences, type Draft } from "./outbound/compose";
 import { draftForReply } from "./outbound/send-message";
 import type { createDraftInput, listDraftsQuery, updateDraftInput } from "./draft-schemas";
 
