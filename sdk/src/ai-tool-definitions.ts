@@ -774,7 +774,7 @@ export const TOOL_DEFINITIONS = [
   {
     "name": "send_draft",
     "title": "Send a draft",
-    "description": "Send a draft as it stands (version: the one you read), through the same rules as send_message: sent, or held for a person's approval (status pending_approval with its approval_id; exactly those bytes go out once approved). The draft becomes sent, once. Pass idempotency_key so a retry never sends twice.",
+    "description": "Send a draft as it stands (version: the one you read), through the same rules as send_message (require_approval holds it for a person): sent, or held for a person's approval (status pending_approval with its approval_id; exactly those bytes go out once approved). The draft becomes sent, once. Pass idempotency_key so a retry never sends twice.",
     "annotations": {
       "readOnlyHint": false,
       "destructiveHint": false,
@@ -791,10 +791,15 @@ export const TOOL_DEFINITIONS = [
           "description": "drf_..."
         },
         "version": {
-          "description": "the version you read",
+          "description": "the version you read (or send it as If-Match): what is sent is exactly that version; changed since, 409",
           "type": "integer",
           "minimum": 1,
           "maximum": 2147483647
+        },
+        "require_approval": {
+          "default": false,
+          "description": "hold the composed message for a person: 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved",
+          "type": "boolean"
         },
         "idempotency_key": {
           "description": "Makes this call safe to retry: the first result is stored for 24 hours and returned again for the same key and arguments.",

@@ -6009,6 +6009,11 @@ export interface operations {
                 "application/json": {
                     /** @description the version you read (or send it as If-Match): what is sent is exactly that version; changed since, 409 */
                     version?: number;
+                    /**
+                     * @description hold the composed message for a person: 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved
+                     * @default false
+                     */
+                    require_approval?: boolean;
                 };
             };
         };

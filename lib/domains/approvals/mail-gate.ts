@@ -50,7 +50,7 @@ export async function replyOrHold(actor: KeyActor, parentId: string, input: z.ou
  * out at once when one person suffices; a rule asking for more approvals is refused (the agent
  * sends it, and it is held for the quorum).
  */
-export async function sendStoredDraft(actor: KeyActor | MemberActor, draftId: string, version?: number): Promise<GatedSend & { draftId: string }> {
+export async function sendStoredDraft(actor: KeyActor | MemberActor, draftId: string, version?: number, requireApproval = false): Promise<GatedSend & { draftId: string }> {
   const row = await getDraft(actor, draftId);
   if (version !== undefined && row.version !== version && row.status === "draft") {
     throw new AppError("conflict", `Draft ${draftId} changed: you have version ${version}, it is at version ${row.version}. Read it again, then retry.`, { reason: "stale_version", version: row.version });
@@ -67,7 +67,7 @@ export async function sendStoredDraft(actor: KeyActor | MemberActor, draftId: st
     }
     return { message: await sendDraft(actor, inbox, draft, mark(null)), approval: null, draftId };
   }
-  const gate = await mailGate(actor, inbox, draft, false, parent ?? undefined);
+  const gate = await mailGate(actor, inbox, draft, requireApproval, parent ?? undefined);
   if (!gate) return { message: await sendDraft(actor, inbox, draft, mark(null)), approval: null, draftId };
   return { ...(await holdForApproval(actor, inbox, draft, gate, (tx, messageId, approvalId) => mark(approvalId)(tx, messageId))), draftId };
 }

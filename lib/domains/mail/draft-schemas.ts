@@ -50,8 +50,14 @@ export const updateDraftInput = z
   .refine(withinRecipientLimit, recipientLimit);
 
 export const sendDraftInput = z
-  .object({ version: version.optional().describe("the version you read (or send it as If-Match): what is sent is exactly that version; changed since, 409") })
-  .default({});
+  .object({
+    version: version.optional().describe("the version you read (or send it as If-Match): what is sent is exactly that version; changed since, 409"),
+    require_approval: z
+      .boolean()
+      .default(false)
+      .describe("hold the composed message for a person: 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved"),
+  })
+  .default({ require_approval: false });
 
 export const listDraftsQuery = paginationQuery.extend({
   status: z.enum(DRAFT_STATUSES).optional().describe("only drafts in this state"),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createDraft, listDrafts, serializeDraft, updateDraft } from "../../../domains/mail/drafts";
 import { getMessage } from "../../../domains/mail/read-mail";
 import { sendStoredDraft } from "../../../domains/approvals/mail-gate";
-import { createDraftInput, listDraftsQuery, updateDraftInput } from "../../../domains/mail/draft-schemas";
+import { createDraftInput, listDraftsQuery, sendDraftInput, updateDraftInput } from "../../../domains/mail/draft-schemas";
 import { READ_ONLY, defineTool, idArg, idempotencyKeyArg, type Annotations } from "../define-tool";
 import { forAgent } from "./mail-tools";
 
@@ -50,13 +50,13 @@ export const sendDraftTool = defineTool({
   name: "send_draft",
   title: "Send a draft",
   description:
-    "Send a draft as it stands (version: the one you read), through the same rules as send_message: sent, or held for a person's approval (status pending_approval with its approval_id; exactly those bytes go out once approved). The draft becomes sent, once. Pass idempotency_key so a retry never sends twice.",
+    "Send a draft as it stands (version: the one you read), through the same rules as send_message (require_approval holds it for a person): sent, or held for a person's approval (status pending_approval with its approval_id; exactly those bytes go out once approved). The draft becomes sent, once. Pass idempotency_key so a retry never sends twice.",
   scope,
-  input: { draft_id: idArg("drf_..."), version: z.number().int().min(1).max(2_147_483_647).optional().describe("the version you read"), idempotency_key: idempotencyKeyArg },
+  input: { draft_id: idArg("drf_..."), ...sendDraftInput.unwrap().shape, idempotency_key: idempotencyKeyArg },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  write: ({ draft_id, version }) => ({ path: `/v1/drafts/${draft_id}/send`, body: version === undefined ? {} : { version }, status: 201 }),
-  run: async ({ actor }, { draft_id, version }) => {
-    const { message } = await sendStoredDraft(actor, draft_id, version);
+  write: ({ draft_id, ...body }) => ({ path: `/v1/drafts/${draft_id}/send`, body, status: 201 }),
+  run: async ({ actor }, { draft_id, version, require_approval }) => {
+    const { message } = await sendStoredDraft(actor, draft_id, version, require_approval);
     return forAgent(await getMessage(actor, message.id));
   },
 });
