@@ -7,7 +7,7 @@ import { setTestEnv } from "../../../test/helpers/env";
 import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
 import { getDb } from "../../../db/client";
-import { auditEntries, drafts, messages, webhookEvents } from "../../../db/schema";
+import { approvals, auditEntries, drafts, messages, webhookEvents } from "../../../db/schema";
 import { operatorActor } from "../../platform/actor";
 import { readSource } from "./message-source";
 import { draftSchema } from "./draft-schemas";
@@ -137,6 +137,19 @@ describe("drafts", () => {
     const sent = await outbound(inbox.id);
     expect(sent).toHaveLength(1);
     expect((await api(`/api/v1/drafts/${d.id}`, { key })).json).toMatchObject({ status: "sent", message_id: sent[0]!.id, version: 2 });
+  });
+
+  it("ten racing sends of a draft a policy holds make one held message and one approval", async () => {
+    const { workspace, inbox, key, create } = await setup();
+    await createPolicy(operatorActor(workspace.id), { name: "Customers", action_class: "email.send", recipient_domain: "@customer.test" });
+    const d = (await create(NEW)).json;
+    const results = await Promise.all(Array.from({ length: 10 }, () => api(`/api/v1/drafts/${d.id}/send`, { key, body: {} })));
+    expect(results.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(9);
+    const held = await outbound(inbox.id);
+    expect(held).toHaveLength(1);
+    expect(await (await db()).select().from(approvals).where(eq(approvals.workspaceId, workspace.id))).toHaveLength(1);
+    expect((await api(`/api/v1/drafts/${d.id}`, { key })).json).toMatchObject({ status: "sent", message_id: held[0]!.id, approval_id: held[0]!.approvalId });
   });
 
   it("a send with an Idempotency-Key retried answers the same and sends once", async () => {
