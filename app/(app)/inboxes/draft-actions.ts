@@ -47,7 +47,8 @@ export async function sendDraftAction(_prev: ActionState, form: FormData): Promi
 
 /** A person sends a draft back to its agent with a note (status returned; the agent reads the note through the API). */
 export async function returnDraftAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const schema = z.object({ inbox_id: ids.inbox_id, draft_id: ids.draft_id }).extend(returnDraftInput.shape);
+  // The version comes from a hidden field (a string): coerced, as in the other forms.
+  const schema = z.object({ ...ids, note: returnDraftInput.shape.note });
   return runMemberAction("approver", "send drafts back", schema, form, async ({ member }, { inbox_id, draft_id, version, note }) => {
     await returnDraft(memberActor(member), draft_id, version, note);
     pathsOf(inbox_id, draft_id);
