@@ -185,7 +185,9 @@ test("a draft for review: the owner edits it, sends it back with a note; the age
   await page.reload();
   await page.getByLabel("Note for the agent").fill("Say Tuesday: Monday is a holiday.");
   await page.getByRole("button", { name: "Send back to the agent" }).click();
-  await expect(page.getByRole("status")).toContainText("Sent back");
+  // The page now shows the draft as returned, with the note (the send-back form is gone).
+  await expect(page.getByTestId("review-note")).toHaveText("Say Tuesday: Monday is a holiday.");
+  await expect(page.getByTestId("draft-summary")).toContainText("returned");
 
   const returned = await (await request.get(`/api/v1/drafts/${draft.id}`, { headers: auth })).json();
   expect(returned).toMatchObject({ status: "returned", review_note: "Say Tuesday: Monday is a holiday.", subject: "Your replacement order A-7", version: 3 });
@@ -195,7 +197,7 @@ test("a draft for review: the owner edits it, sends it back with a note; the age
   await page.reload();
   await expect(page.getByTestId("draft-text")).toContainText("Tuesday");
   await page.getByRole("button", { name: "Send as written" }).click();
-  await expect(page.getByRole("status")).toContainText("message msg_");
+  await expect(page.getByTestId("draft-summary")).toContainText(/Sent as\s*message msg_/);
   const sent = await (await request.get(`/api/v1/drafts/${draft.id}`, { headers: auth })).json();
   expect(sent).toMatchObject({ status: "sent", message_id: expect.stringMatching(/^msg_/) });
   const message = await (await request.get(`/api/v1/messages/${sent.message_id}`, { headers: auth })).json();
