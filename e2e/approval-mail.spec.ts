@@ -166,3 +166,42 @@ test("decided approvals keep the action and the message in full: history links t
   await snap(page, "approval-detail-denied");
   expect(dialogs).toBe(0);
 });
+
+test("a draft for review: the owner edits it, sends it back with a note; the agent fixes it; the owner sends it, once", async ({ request }) => {
+  const created = await request.post(`/api/v1/inboxes/${inbox.id}/drafts`, {
+    headers: auth,
+    data: { to: ["customer@client.test"], subject: "Your replacement order", text: "Hello,\n\nYour replacement ships on Monday.\n\nAcme Support" },
+  });
+  expect(created.status()).toBe(201);
+  const draft = await created.json();
+
+  await page.goto(`/inboxes/${inbox.id}`);
+  await page.getByTestId("draft-list").getByRole("link", { name: "Your replacement order" }).click();
+  await expect(page).toHaveURL(new RegExp(`/inboxes/${inbox.id}/drafts/${draft.id}$`));
+  await page.getByLabel("Subject").fill("Your replacement order A-7");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status")).toContainText("version 2");
+
+  await page.reload();
+  await page.getByLabel("Note for the agent").fill("Say Tuesday: Monday is a holiday.");
+  await page.getByRole("button", { name: "Send back to the agent" }).click();
+  // The page now shows the draft as returned, with the note (the send-back form is gone).
+  await expect(page.getByTestId("review-note")).toHaveText("Say Tuesday: Monday is a holiday.");
+  await expect(page.getByTestId("draft-summary")).toContainText("returned");
+
+  const returned = await (await request.get(`/api/v1/drafts/${draft.id}`, { headers: auth })).json();
+  expect(returned).toMatchObject({ status: "returned", review_note: "Say Tuesday: Monday is a holiday.", subject: "Your replacement order A-7", version: 3 });
+  const fixed = await request.patch(`/api/v1/drafts/${draft.id}`, { headers: { ...auth, "if-match": '"3"' }, data: { text: "Hello,\n\nYour replacement ships on Tuesday.\n\nAcme Support" } });
+  expect(fixed.status()).toBe(200);
+
+  await page.reload();
+  await expect(page.getByTestId("draft-text")).toContainText("Tuesday");
+  await page.getByRole("button", { name: "Send as written" }).click();
+  await expect(page.getByTestId("draft-summary")).toContainText(/Sent as\s*message msg_/);
+  const sent = await (await request.get(`/api/v1/drafts/${draft.id}`, { headers: auth })).json();
+  expect(sent).toMatchObject({ status: "sent", message_id: expect.stringMatching(/^msg_/) });
+  const message = await (await request.get(`/api/v1/messages/${sent.message_id}`, { headers: auth })).json();
+  expect(message).toMatchObject({ subject: "Your replacement order A-7", text: expect.stringContaining("Tuesday") });
+  const again = await request.post(`/api/v1/drafts/${draft.id}/send`, { headers: auth, data: {} });
+  expect(again.status()).toBe(409);
+});

@@ -137,6 +137,9 @@ test("first run, and a workspace with one of everything", async ({ request }) =>
   ids.inbox = inbox.id;
   const sent = await api(request, agentKey, "POST", `/inboxes/${inbox.id}/messages`, { to: ["someone.with.a.long.address@customers.example.com"], subject: "A subject line long enough to wrap on a phone screen, or not", text: "Hello,\n\nhere is the report.\n\n-- scheduler" }, { "x-trace-id": "trace-every-page" });
   ids.thread = sent.thread_id;
+  // A draft waiting for review, with the edit, send and send-back forms on its page.
+  const draft = await api(request, agentKey, "POST", `/inboxes/${inbox.id}/drafts`, { to: ["someone.with.a.long.address@customers.example.com"], subject: "A draft for a person to review before it goes out", text: "Hello,\n\nthe numbers are attached.\n\n-- scheduler" });
+  ids.draft = draft.id;
   const approval = await api(request, agentKey, "POST", "/approvals", { summary: "Refund order A-1 (120 EUR)", evidence: { order: "A-1", amount: 120, reason: "damaged in transit" }, action: { type: "refund", order: "A-1", amount: 120, currency: "EUR" }, action_class: "refund", amount: 120, currency: "EUR" }, { "x-trace-id": "trace-every-page" });
   ids.approval = approval.id;
   // An endpoint nobody listens on: its deliveries fail and wait in the log, each with a Retry button.
@@ -177,6 +180,7 @@ test("every page of the web app, signed in as the owner", async () => {
     ["/inboxes", "/inboxes"],
     [`/inboxes/${ids.inbox}`, "/inboxes/[id]"],
     [`/inboxes/${ids.inbox}/threads/${ids.thread}`, "/inboxes/[id]/threads/[threadId]"],
+    [`/inboxes/${ids.inbox}/drafts/${ids.draft}`, "/inboxes/[id]/drafts/[draftId]"],
     ["/agents", "/agents"],
     ["/keys", "/keys"],
     ["/audit", "/audit"],

@@ -44,3 +44,4 @@ export * from "./oauth";
 export * from "./traces";
 export * from "./mail-domains";
 export * from "./event-reconciliations";
+export * from "./drafts";

@@ -72,6 +72,7 @@ import { addAgentNoteOp } from "../domains/audit/note-operation";
 import { getTraceOp } from "../domains/traces/operations";
 import { streamEventsOp } from "../domains/events/operations";
 import { deleteInboxOp } from "../domains/mail/delete-inbox";
+import { createDraftOp, discardDraftOp, getDraftOp, listDraftsOp, sendDraftOp, updateDraftOp } from "../domains/mail/draft-operations";
 import { createDomainOp, deleteDomainOp, getDomainOp, listDomainsOp, verifyDomainOp } from "../domains/mail/domain-operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
@@ -113,6 +114,12 @@ export const OPERATIONS: Operation[] = [
   getMessageSourceOp,
   labelMessageOp,
   labelThreadOp,
+  createDraftOp,
+  listDraftsOp,
+  getDraftOp,
+  updateDraftOp,
+  discardDraftOp,
+  sendDraftOp,
   createDomainOp,
   listDomainsOp,
   getDomainOp,

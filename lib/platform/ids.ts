@@ -41,6 +41,7 @@ export const ID_PREFIXES = {
   eventStream: "evs",
   capturedEffect: "cap",
   oauthClient: "oac",
+  draft: "drf",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -644,6 +644,319 @@ export const TOOL_DEFINITIONS = [
     }
   },
   {
+    "name": "create_draft",
+    "title": "Write a draft",
+    "description": "Start a draft in one of your inboxes instead of sending: kind new (to, subject, text), or reply (in_reply_to: To, subject and threading come from that message). A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again).",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "inbox_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "inbox_... to write from"
+        },
+        "kind": {
+          "default": "new",
+          "description": "new, reply (to `in_reply_to`: To, subject and threading come from that message) or forward (of `in_reply_to`; stored, not yet sendable)",
+          "type": "string",
+          "enum": [
+            "new",
+            "reply",
+            "forward"
+          ]
+        },
+        "in_reply_to": {
+          "description": "reply and forward: the message (msg_...) answered or forwarded",
+          "type": "string",
+          "pattern": "^msg_[0-9a-hjkmnp-tv-z]{26}$"
+        },
+        "reply_all": {
+          "default": false,
+          "description": "reply: also address the message's other To and Cc recipients",
+          "type": "boolean"
+        },
+        "allow_automated": {
+          "default": false,
+          "description": "reply: replying to automated mail is refused unless this is true (a mail loop)",
+          "type": "boolean"
+        },
+        "to": {
+          "description": "new and forward: the recipients; reply: replaces those derived from the message",
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
+        "cc": {
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
+        "bcc": {
+          "description": "kept on the draft; a draft with Bcc recipients cannot be sent yet",
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
+        "subject": {
+          "description": "reply: default `Re: ` and the message's subject",
+          "type": "string",
+          "maxLength": 900
+        },
+        "text": {
+          "default": "",
+          "type": "string",
+          "maxLength": 500000,
+          "description": "the plain-text body (may be empty while drafting; required to send)"
+        },
+        "html": {
+          "description": "an HTML body, sent as written; shown sanitised",
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 2000000
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "headers": {
+          "description": "extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused",
+          "type": "object",
+          "propertyNames": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100
+          },
+          "additionalProperties": {
+            "type": "string",
+            "maxLength": 998
+          }
+        },
+        "idempotency_key": {
+          "description": "Makes this call safe to retry: the first result is stored for 24 hours and returned again for the same key and arguments.",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      },
+      "required": [
+        "inbox_id"
+      ]
+    }
+  },
+  {
+    "name": "update_draft",
+    "title": "Edit a draft",
+    "description": "Change a draft's to, cc, subject, text or html. version (required) is the version you read. A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again).",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "draft_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "drf_..."
+        },
+        "version": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 2147483647,
+          "description": "the version you read"
+        },
+        "to": {
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
+        "cc": {
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
+        "bcc": {
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
+        "subject": {
+          "type": "string",
+          "maxLength": 900
+        },
+        "text": {
+          "type": "string",
+          "maxLength": 500000,
+          "description": "the plain-text body (may be empty while drafting; required to send)"
+        },
+        "html": {
+          "description": "an HTML body, sent as written; shown sanitised",
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 2000000
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "headers": {
+          "description": "extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused",
+          "type": "object",
+          "propertyNames": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100
+          },
+          "additionalProperties": {
+            "type": "string",
+            "maxLength": 998
+          }
+        },
+        "idempotency_key": {
+          "description": "Makes this call safe to retry: the first result is stored for 24 hours and returned again for the same key and arguments.",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      },
+      "required": [
+        "draft_id",
+        "version"
+      ]
+    }
+  },
+  {
+    "name": "list_drafts",
+    "title": "List drafts",
+    "description": "List an inbox's drafts, newest first; status returned keeps those a person sent back (read review_note). A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again).",
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "inbox_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "inbox_..."
+        },
+        "limit": {
+          "default": 20,
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "starting_after": {
+          "type": "string",
+          "pattern": "^[a-z]{2,10}_[0-9a-hjkmnp-tv-z]{26}$"
+        },
+        "status": {
+          "description": "only drafts in this state",
+          "type": "string",
+          "enum": [
+            "draft",
+            "sent",
+            "returned",
+            "discarded"
+          ]
+        }
+      },
+      "required": [
+        "inbox_id"
+      ]
+    }
+  },
+  {
+    "name": "send_draft",
+    "title": "Send a draft",
+    "description": "Send a draft as it stands (version: the one you read), through the same rules as send_message (require_approval holds it for a person): sent, or held for a person's approval (status pending_approval with its approval_id; exactly those bytes go out once approved). The draft becomes sent, once. Pass idempotency_key so a retry never sends twice.",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": true
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "draft_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "drf_..."
+        },
+        "version": {
+          "description": "the version you read (or send it as If-Match): what is sent is exactly that version; changed since, 409",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 2147483647
+        },
+        "require_approval": {
+          "default": false,
+          "description": "hold the composed message for a person: 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved",
+          "type": "boolean"
+        },
+        "idempotency_key": {
+          "description": "Makes this call safe to retry: the first result is stored for 24 hours and returned again for the same key and arguments.",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      },
+      "required": [
+        "draft_id"
+      ]
+    }
+  },
+  {
     "name": "list_calendars",
     "title": "List calendars",
     "description": "List the workspace's bookable calendars (people, rooms, clusters), newest first.",
@@ -2133,7 +2446,7 @@ export const TOOL_DEFINITIONS = [
         },
         "types": {
           "description": "only these event types",
-          "maxItems": 29,
+          "maxItems": 32,
           "type": "array",
           "items": {
             "type": "string",
@@ -2166,7 +2479,10 @@ export const TOOL_DEFINITIONS = [
               "message.released",
               "message.completed",
               "domain.verified",
-              "domain.failed"
+              "domain.failed",
+              "draft.created",
+              "draft.sent",
+              "draft.returned"
             ]
           }
         },

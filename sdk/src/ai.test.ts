@@ -23,7 +23,7 @@ describe("@agentdraft/client/ai", () => {
       const { idempotency_key: _k, ...rest } = args;
       const mcp = t.write!(rest);
       const ours = toolRequest(t.name as Exclude<AgentDraftToolName, "next_handoff">, args);
-      expect(ours.method, t.name).toBe("POST");
+      expect(ours.method, t.name).toBe(mcp.method ?? "POST");
       expect(ours.path.replace("{id}", String(ours.id)), t.name).toBe(mcp.path);
       expect(ours.body, t.name).toEqual(mcp.body ?? {});
       expect(ours.headers["idempotency-key"], t.name).toBe("v_idempotency_key");

@@ -35,7 +35,7 @@ export function isConsequential(name: AgentDraftToolName): boolean {
   return Boolean(def && (def.annotations.openWorldHint || def.annotations.destructiveHint || name === "commit_hold" || name === "consume_approval"));
 }
 
-type Route = { method: "GET" | "POST"; path: string; id?: string; rename?: Record<string, string> };
+type Route = { method: "GET" | "POST" | "PATCH"; path: string; id?: string; rename?: Record<string, string> };
 
 /** The REST operation each tool is (an argument named `id` fills the path's {id}). */
 const ROUTES: Record<Exclude<AgentDraftToolName, "next_handoff">, Route> = {
@@ -50,6 +50,10 @@ const ROUTES: Record<Exclude<AgentDraftToolName, "next_handoff">, Route> = {
   send_message: { method: "POST", path: "/v1/inboxes/{id}/messages", id: "inbox_id" },
   reply_to_message: { method: "POST", path: "/v1/messages/{id}/reply", id: "message_id" },
   forward_message: { method: "POST", path: "/v1/messages/{id}/forward", id: "message_id" },
+  create_draft: { method: "POST", path: "/v1/inboxes/{id}/drafts", id: "inbox_id" },
+  update_draft: { method: "PATCH", path: "/v1/drafts/{id}", id: "draft_id" },
+  list_drafts: { method: "GET", path: "/v1/inboxes/{id}/drafts", id: "inbox_id" },
+  send_draft: { method: "POST", path: "/v1/drafts/{id}/send", id: "draft_id" },
   list_calendars: { method: "GET", path: "/v1/calendars" },
   check_availability: { method: "GET", path: "/v1/calendars/{id}/availability", id: "calendar_id" },
   list_calendar_events: { method: "GET", path: "/v1/calendars/{id}/events", id: "calendar_id" },
@@ -161,7 +165,8 @@ async function call(client: AgentDraftClient, name: AgentDraftToolName, args: Re
       return failure("validation_failed", 400, `${ROUTES[name].id} is required: the id of the resource (${name}).`);
     }
     const init = { params: { path: { id: req.id as string }, query: req.query }, body: req.body, headers: req.headers } as never;
-    const res = req.method === "GET" ? await client.GET(req.path as never, init) : await client.POST(req.path as never, init);
+    const res =
+      req.method === "GET" ? await client.GET(req.path as never, init) : req.method === "PATCH" ? await client.PATCH(req.path as never, init) : await client.POST(req.path as never, init);
     return settle(res);
   } catch (err) {
     return failure("client_error", 0, err instanceof Error ? err.message : String(err));

@@ -591,6 +591,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inboxes/{id}/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an inbox's drafts, newest first */
+        get: operations["listDrafts"];
+        put?: never;
+        /**
+         * Start a draft: a new message, a reply or a forward, kept for editing and review
+         * @description A reply draft takes its To (the sender's Reply-To, or with `reply_all` everyone on the message), Cc, subject (`Re: ...`) and threading from the message in `in_reply_to`, as the reply endpoint does; fields you give replace them. A draft has a message's limits (50 recipients, subject and body sizes). `draft.created` fires. Send an Idempotency-Key to make retries safe.
+         */
+        post: operations["createDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/drafts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a draft (its version in the ETag)
+         * @description A draft a person sent back is `returned`, with their `review_note`.
+         */
+        get: operations["getDraft"];
+        put?: never;
+        post?: never;
+        /**
+         * Discard a draft (kept as `discarded`, never sent)
+         * @description With `If-Match` (or `version`), only that version. Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version).
+         */
+        delete: operations["discardDraft"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a draft (only the version you read)
+         * @description Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). The version is required. A `returned` draft edited is a draft again. A sent or discarded draft cannot change (409).
+         */
+        patch: operations["updateDraft"];
+        trace?: never;
+    };
+    "/v1/drafts/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a draft through the usual send path, exactly once
+         * @description The draft is composed and sent as POST /v1/inboxes/{id}/messages sends (or as a reply, threaded), under the same mail policies and taint rules: sent, 201 with the message; held for a person, 202 with the message `pending_approval` and its `approval_id` (exactly those bytes go out once approved). Either way the draft is `sent` with `message_id`. Of sends racing for one draft, one makes a message; the others are 409. A returned, sent or discarded draft is 409; a forward or a draft with Bcc recipients is 422 (not yet available). Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). Send an Idempotency-Key to make retries safe.
+         */
+        post: operations["sendDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/domains": {
         parameters: {
             query?: never;
@@ -1674,6 +1743,48 @@ export interface components {
             /** @description system labels first, then the others in name order */
             labels: string[];
         };
+        Draft: {
+            /** @description drf_... */
+            id: string;
+            /** @constant */
+            object: "draft";
+            inbox_id: string;
+            /** @enum {string} */
+            kind: "new" | "reply" | "forward";
+            /** @description reply and forward: the message (msg_...) answered or forwarded */
+            in_reply_to: string | null;
+            to: string[];
+            cc: string[];
+            bcc: string[];
+            subject: string;
+            text: string;
+            html: string | null;
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description draft: editable; returned: a person sent it back (`review_note` says why; edit it to make it a draft again); sent: it became `message_id` (which may wait for approval: `approval_id`); discarded
+             * @enum {string}
+             */
+            status: "draft" | "sent" | "returned" | "discarded";
+            /** @description why a person sent it back */
+            review_note: string | null;
+            /** @description counts changes: send it back as If-Match (or `version`) when editing or sending */
+            version: number;
+            /** @description who wrote it: a key (and its agent) or a member */
+            created_by: {
+                [key: string]: string | null;
+            };
+            /** @description sent: the message (msg_...) it became */
+            message_id: string | null;
+            /** @description sent and held by a mail policy: the approval that releases exactly those bytes */
+            approval_id: string | null;
+            sent_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         Domain: {
             /** @description dom_... */
             id: string;
@@ -2229,7 +2340,7 @@ export interface components {
         /** @description The `data` of one Server-Sent Event; its SSE `event` field is the type and its `id` field the stream position to resume after (Last-Event-ID). */
         StreamedEvent: {
             /** @enum {string} */
-            type: "email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed";
+            type: "email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed" | "draft.created" | "draft.sent" | "draft.returned";
             /** @description whm_...: the event's id, the same as its webhook's webhook-id */
             id: string;
             /** Format: date-time */
@@ -5649,6 +5760,587 @@ export interface operations {
             };
         };
     };
+    listDrafts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+                /** @description only drafts in this state */
+                status?: "draft" | "sent" | "returned" | "discarded";
+            };
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of drafts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Draft"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description new, reply (to `in_reply_to`: To, subject and threading come from that message) or forward (of `in_reply_to`; stored, not yet sendable)
+                     * @default new
+                     * @enum {string}
+                     */
+                    kind?: "new" | "reply" | "forward";
+                    /** @description reply and forward: the message (msg_...) answered or forwarded */
+                    in_reply_to?: string;
+                    /**
+                     * @description reply: also address the message's other To and Cc recipients
+                     * @default false
+                     */
+                    reply_all?: boolean;
+                    /**
+                     * @description reply: replying to automated mail is refused unless this is true (a mail loop)
+                     * @default false
+                     */
+                    allow_automated?: boolean;
+                    /** @description new and forward: the recipients; reply: replaces those derived from the message */
+                    to?: string[];
+                    cc?: string[];
+                    /** @description kept on the draft; a draft with Bcc recipients cannot be sent yet */
+                    bcc?: string[];
+                    /** @description reply: default `Re: ` and the message's subject */
+                    subject?: string;
+                    /**
+                     * @description the plain-text body (may be empty while drafting; required to send)
+                     * @default
+                     */
+                    text?: string;
+                    /** @description an HTML body, sent as written; shown sanitised */
+                    html?: string | null;
+                    /** @description extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The draft (status `draft`, version 1) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Draft"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Draft"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    discardDraft: {
+        parameters: {
+            query?: {
+                /** @description the version you read */
+                version?: number;
+            };
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft, discarded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Draft"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the version you read (or send it as If-Match): a draft changed since is 409 */
+                    version?: number;
+                    to?: string[];
+                    cc?: string[];
+                    bcc?: string[];
+                    subject?: string;
+                    /** @description the plain-text body (may be empty while drafting; required to send) */
+                    text?: string;
+                    /** @description an HTML body, sent as written; shown sanitised */
+                    html?: string | null;
+                    /** @description extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The draft, its version one higher */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Draft"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first response is stored for 24 hours and replayed. */
+                "Idempotency-Key"?: string;
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the version you read (or send it as If-Match): what is sent is exactly that version; changed since, 409 */
+                    version?: number;
+                    /**
+                     * @description hold the composed message for a person: 202 with the message `pending_approval` and its `approval_id`; exactly those bytes are sent once approved
+                     * @default false
+                     */
+                    require_approval?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The message sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Held for a person's approval: the message, `pending_approval`, with its `approval_id` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listDomains: {
         parameters: {
             query?: {
@@ -6873,7 +7565,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed" | "draft.created" | "draft.sent" | "draft.returned")[] | null;
                     agent_ids?: string[] | null;
                     /**
                      * @description false: created disabled (nothing is delivered to it) until a PATCH sets it true
@@ -7131,7 +7823,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url?: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed" | "draft.created" | "draft.sent" | "draft.returned")[] | null;
                     agent_ids?: string[] | null;
                     /** @description true re-enables an endpoint that was disabled, and resets its failure count */
                     enabled?: boolean;
@@ -9357,7 +10049,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description comma-separated event types to receive (default: every type the key's scopes allow): email.received, email.sent, email.bounced, hold.created, hold.preempted, hold.expired, hold.released, hold.committed, event.cancelled, event.moved_externally, event.cancelled_externally, event.conflicted, approval.requested, approval.resolved, calendar.synced, calendar.sync_failed, handoff.received, handoff.completed, handoff.dead, handoff.expired, approval.consumed, lease.acquired, lease.released, lease.expired, message.claimed, message.released, message.completed, domain.verified, domain.failed */
+                /** @description comma-separated event types to receive (default: every type the key's scopes allow): email.received, email.sent, email.bounced, hold.created, hold.preempted, hold.expired, hold.released, hold.committed, event.cancelled, event.moved_externally, event.cancelled_externally, event.conflicted, approval.requested, approval.resolved, calendar.synced, calendar.sync_failed, handoff.received, handoff.completed, handoff.dead, handoff.expired, approval.consumed, lease.acquired, lease.released, lease.expired, message.claimed, message.released, message.completed, domain.verified, domain.failed, draft.created, draft.sent, draft.returned */
                 types?: string;
                 /** @description start with events created at or after this time (while they are kept: 30 days), when there is no Last-Event-ID */
                 since?: string;

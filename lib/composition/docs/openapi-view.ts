@@ -124,7 +124,7 @@ const EXAMPLE_STRINGS: Record<string, string> = {
 };
 
 /** Optional fields worth showing in examples. */
-const ILLUSTRATIVE = ["priority", "hold_ttl_seconds", "amount", "currency", "action_class", "display_name"];
+const ILLUSTRATIVE = ["priority", "hold_ttl_seconds", "amount", "currency", "action_class", "display_name", "version", "subject"];
 
 /** An example value for a schema: defaults and enums first, then a value of the right shape. */
 export function exampleOf(doc: Json, schema: JsonSchema, name = ""): unknown {
@@ -175,6 +175,7 @@ const ID_PREFIXES: Record<string, string> = {
   inboxes: "inbox",
   domains: "dom",
   messages: "msg",
+  drafts: "drf",
   threads: "thr",
   attachments: "att",
   "webhook-endpoints": "whe",

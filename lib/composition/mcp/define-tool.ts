@@ -11,8 +11,11 @@ export type ToolContext = {
   requestId: string;
 };
 
-/** The REST request a write tool is the same as, so both share one idempotency store. */
-export type WriteRequest = { path: string; body?: unknown; status?: 200 | 201 };
+/**
+ * The REST request a write tool is the same as, so both share one idempotency store. `method`:
+ * POST unless said (a PATCH is guarded by the version it names; its MCP retries are kept here too).
+ */
+export type WriteRequest = { method?: "POST" | "PATCH"; path: string; body?: unknown; status?: 200 | 201 };
 
 export type Annotations = Required<Pick<ToolAnnotations, "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint">>;
 

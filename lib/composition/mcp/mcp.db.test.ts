@@ -40,6 +40,7 @@ describe("MCP server at /api/mcp", () => {
     expect(tools.map((t) => t.name)).toEqual(
       expect.arrayContaining([
         "list_inboxes", "list_messages", "get_message", "list_threads", "get_thread", "send_message", "reply_to_message",
+        "create_draft", "update_draft", "list_drafts", "send_draft",
         "check_availability", "place_hold", "extend_hold", "commit_hold", "release_hold",
         "request_approval", "await_approval", "check_approval_policy", "query_audit",
       ]),

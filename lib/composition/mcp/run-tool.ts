@@ -21,7 +21,7 @@ export async function runTool(tool: McpTool, ctx: ToolContext, args: Args): Prom
     const { idempotency_key: idempotencyKey, ...rest } = args;
     if (tool.write && idempotencyKey !== undefined) {
       const request = tool.write(rest);
-      const fingerprint = requestFingerprint("POST", `/api${request.path}`, request.body === undefined ? "" : JSON.stringify(request.body));
+      const fingerprint = requestFingerprint(request.method ?? "POST", `/api${request.path}`, request.body === undefined ? "" : JSON.stringify(request.body));
       const res = await runIdempotent({
         apiKeyId: ctx.key.id,
         key: validateIdempotencyKey(idempotencyKey),

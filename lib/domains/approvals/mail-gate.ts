@@ -3,7 +3,9 @@ import type { z } from "zod";
 import { queryable } from "../../../db/transaction";
 import { approvalPolicies, type ApprovalPolicyRow, type ApprovalRow, type InboxRow, type MessageRow } from "../../../db/schema";
 import type { Actor } from "../../platform/actor";
-import { attachmentNotes, composeForSending, draftForForward, draftForReply, draftForSend, sendDraft, storeOutbound } from "../mail";
+import type { Transaction } from "../../../db/client";
+import { AppError } from "../../platform/errors";
+import { attachmentNotes, composeForSending, composeStoredDraft, draftForForward, draftForReply, draftForSend, getDraft, markDraftSent, sendDraft, storeOutbound } from "../mail";
 import type { AttachmentNote, Draft } from "../mail";
 import type { forwardInput, replyInput, sendMessageInput } from "../mail";
 import { createApproval } from "./create-approval";
@@ -16,6 +18,7 @@ import type { Taint } from "../taint";
 export const MAIL_ACTION_CLASS = "email.send";
 
 type KeyActor = Actor & { type: "key" };
+type MemberActor = Actor & { type: "member" };
 /** `notes`: files whose declared type was replaced by the sniffed one, for the answer. */
 export type GatedSend = { message: MessageRow; approval: ApprovalRow | null; notes: AttachmentNote[] };
 
@@ -47,6 +50,40 @@ export async function forwardOrHold(actor: KeyActor, originalId: string, input: 
   const { inbox, draft, original } = await draftForForward(actor, originalId, rest);
   const gate = await mailGate(actor, inbox, draft, require_approval, original);
   return sendOrHoldDraft(actor, inbox, draft, gate);
+}
+
+/**
+ * `POST /v1/drafts/{id}/send` (and a person's send from the web app): the stored draft, at the
+ * version read (`version`, when given, must be it), composed and put through the same gate as
+ * any send. The draft becomes `sent` in the transaction that stores its message (or holds it for
+ * approval): of racing sends one stores a message, the others are 409 and store nothing.
+ *
+ * A key's send is gated as a send is (policy, taint, 202 with the approval). A person sending
+ * from the web app is the person a policy asks for: the same rules are matched, and the send goes
+ * out at once when one person suffices; a rule asking for more approvals is refused (the agent
+ * sends it, and it is held for the quorum).
+ */
+export async function sendStoredDraft(actor: KeyActor | MemberActor, draftId: string, version?: number, requireApproval = false): Promise<GatedSend & { draftId: string }> {
+  const row = await getDraft(actor, draftId);
+  if (version !== undefined && row.version !== version && row.status === "draft") {
+    throw new AppError("conflict", `Draft ${draftId} changed: you have version ${version}, it is at version ${row.version}. Read it again, then retry.`, { reason: "stale_version", version: row.version });
+  }
+  const { inbox, draft, parent } = await composeStoredDraft(actor, row);
+  const notes = attachmentNotes(draft.attachments);
+  const mark = (approvalId: string | null) => async (tx: Transaction, messageId: string) => {
+    await markDraftSent(tx, actor, row, messageId, approvalId);
+  };
+  if (actor.type === "member") {
+    const taint = parent ? await parentTaint(parent) : null;
+    const policy = await matchMailPolicy(actor.workspaceId, inbox, draft, taint !== null);
+    if (policy && policy.requiredApprovals > 1) {
+      throw new AppError("approval_required", `Workspace policy “${policy.name}” asks ${policy.requiredApprovals} people to approve this mail: one person's send is not enough. Send it back to the agent, whose send will wait for the approvals.`, { reason: "quorum", policy_id: policy.id, required_approvals: policy.requiredApprovals });
+    }
+    return { message: await sendDraft(actor, inbox, draft, mark(null)), approval: null, notes, draftId };
+  }
+  const gate = await mailGate(actor, inbox, draft, requireApproval, parent ?? undefined);
+  if (!gate) return { message: await sendDraft(actor, inbox, draft, mark(null)), approval: null, notes, draftId };
+  return { ...(await holdForApproval(actor, inbox, draft, gate, (tx, messageId, approvalId) => mark(approvalId)(tx, messageId))), notes, draftId };
 }
 
 type Gate = { reason: "requested" | "policy"; policy: ApprovalPolicyRow | null; taint: Taint | null };
@@ -103,7 +140,13 @@ async function matchMailPolicy(workspaceId: string, inbox: InboxRow, draft: Draf
  * `pending_approval` and opens the approval that will release them, in one transaction. The
  * approval's action names the message and the sha256 of its bytes, so the receipt binds them.
  */
-async function holdForApproval(actor: KeyActor, inbox: InboxRow, draft: Draft, gate: Gate): Promise<Omit<GatedSend, "notes">> {
+async function holdForApproval(
+  actor: KeyActor,
+  inbox: InboxRow,
+  draft: Draft,
+  gate: Gate,
+  before?: (tx: Transaction, messageId: string, approvalId: string) => Promise<void>,
+): Promise<Omit<GatedSend, "notes">> {
   const composed = await composeForSending(inbox, draft);
   const recipients = [...draft.to, ...draft.cc];
   const action = {
@@ -138,6 +181,7 @@ async function holdForApproval(actor: KeyActor, inbox: InboxRow, draft: Draft, g
       expires_in_seconds: gate.policy?.expiresInSeconds,
     },
     async (tx, row) => {
+      await before?.(tx, composed.id, row.id);
       message = await storeOutbound(tx, actor, inbox, draft, composed, "pending_approval", row.id);
     },
   );

@@ -35,6 +35,9 @@ export const EVENT_SCOPES: Record<EventType, ApiKeyScope> = {
   "message.completed": "mail",
   "domain.verified": "mail",
   "domain.failed": "mail",
+  "draft.created": "mail",
+  "draft.sent": "mail",
+  "draft.returned": "mail",
 };
 
 /** The event types a key with these scopes (null: all) may receive, narrowed to `wanted` when given. */

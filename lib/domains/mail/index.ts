@@ -8,3 +8,4 @@ export { attachmentNotes } from "./outbound/attachments";
 export type { AttachmentNote } from "./outbound/attachments";
 export { configuredTransport, queueMail, sendMail } from "./send-mail";
 export type { MailTransport } from "./send-mail";
+export { composeStoredDraft, getDraft, markDraftSent } from "./drafts";

@@ -178,8 +178,8 @@ export const threadSchema = z
 
 export const threadWithMessagesSchema = threadSchema.extend({ messages: z.array(messageSchema) }).meta({ id: "ThreadWithMessages" });
 
-const recipient = z.email().max(320).transform((v) => v.toLowerCase());
-const customHeaders = z
+export const recipient = z.email().max(320).transform((v) => v.toLowerCase());
+export const customHeaders = z
   .record(z.string().min(1).max(100), z.string().max(998))
   .refine((h) => Object.keys(h).length <= 50, "at most 50 headers")
   .optional()

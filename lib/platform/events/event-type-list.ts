@@ -30,5 +30,8 @@ export const EVENT_TYPES = [
   "message.completed",
   "domain.verified",
   "domain.failed",
+  "draft.created",
+  "draft.sent",
+  "draft.returned",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

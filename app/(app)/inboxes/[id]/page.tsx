@@ -14,6 +14,9 @@ import { ClaimsCard } from "./claims-card";
 import { hasRole } from "@/lib/domains/members/roles";
 import { getInbox } from "@/lib/domains/mail/inboxes";
 import { InboxSettingsCard } from "../inbox-forms";
+import { listDrafts } from "@/lib/domains/mail/drafts";
+import { listDraftsQuery } from "@/lib/domains/mail/draft-schemas";
+import { DraftStatusBadge } from "../draft-parts";
 
 export const metadata: Metadata = { title: "Inbox" };
 
@@ -29,6 +32,7 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
   const { inbox, threads } = overview;
   const found = search ? await listMessages(actor, id, listMessagesQuery.parse({ q: search, limit: "50" })) : null;
   const outbound = await listMessages(actor, id, listMessagesQuery.parse({ direction: "outbound", limit: "20" }));
+  const drafts = await listDrafts(actor, id, listDraftsQuery.parse({ limit: "20" }));
   const settings = hasRole(member.role, "admin") ? await getInbox(actor, id) : null;
   return (
     <>
@@ -96,6 +100,28 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
               </tr>
             ))}
           </Table>
+        )}
+      </Card>
+      <Card title="Drafts">
+        {drafts.items.length === 0 ? (
+          <Empty>No drafts: an agent writes one with POST /v1/inboxes/{"{id}"}/drafts (or the create_draft tool) for a person to review.</Empty>
+        ) : (
+          <ul className="divide-y divide-slate-100" data-testid="draft-list">
+            {drafts.items.map((d) => (
+              <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                <span>
+                  <Link href={`/inboxes/${id}/drafts/${d.id}`} className={linkClass}>
+                    {d.subject || "(no subject)"}
+                  </Link>{" "}
+                  <span className="text-slate-600">{d.to.length ? `to ${d.to.join(", ")}` : "no recipients yet"}</span>
+                </span>
+                <span className="flex items-center gap-2 text-xs text-slate-600">
+                  <DraftStatusBadge status={d.status} />
+                  <Time at={d.updatedAt} />
+                </span>
+              </li>
+            ))}
+          </ul>
         )}
       </Card>
       <ClaimsCard actor={actor} inboxId={id} />

@@ -229,12 +229,21 @@ export async function localRecipientsOf(inbox: InboxRow, draft: Draft, raw: Buff
  * Recipients that are inboxes of this deployment get it in the same transaction (local delivery);
  * when they are all local it is `delivered` at once, with no provider involved.
  */
-export async function sendDraft(actor: Actor, inbox: InboxRow, draft: Draft): Promise<MessageRow> {
+export async function sendDraft(
+  actor: Actor,
+  inbox: InboxRow,
+  draft: Draft,
+  /** Work that commits with the message, before it is stored (a stored draft becomes `sent`): throwing stores nothing. */
+  before?: (tx: Transaction, messageId: string) => Promise<void>,
+): Promise<MessageRow> {
   const composed = await composeForSending(inbox, draft);
   const local = await localRecipientsOf(inbox, draft, composed.raw);
   const allLocal = local !== null && !externalAddresses([...draft.to, ...draft.cc], local.inboxes).length;
   const status = allLocal ? "delivered" : configuredTransport() ? "queued" : "captured";
-  return transaction((tx) => storeOutbound(tx, actor, inbox, draft, composed, status, null, local));
+  return transaction(async (tx) => {
+    await before?.(tx, composed.id);
+    return storeOutbound(tx, actor, inbox, draft, composed, status, null, local);
+  });
 }
 
 /**

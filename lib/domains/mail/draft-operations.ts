@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { defineOperation } from "../../platform/api/operation";
+import { listOf } from "../../platform/api/common-schemas";
+import { createDraftInput, draftSchema, listDraftsQuery, sendDraftInput, updateDraftInput } from "./draft-schemas";
+import { messageSchema } from "./schemas";
+
+const tag = "Mail";
+const scope = "mail" as const;
+const versions =
+  "Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version).";
+
+export const createDraftOp = defineOperation({
+  method: "POST",
+  path: "/v1/inboxes/{id}/drafts",
+  operationId: "createDraft",
+  summary: "Start a draft: a new message, a reply or a forward, kept for editing and review",
+  description:
+    "A reply draft takes its To (the sender's Reply-To, or with `reply_all` everyone on the message), Cc, subject (`Re: ...`) and threading from the message in `in_reply_to`, as the reply endpoint does; fields you give replace them. A draft has a message's limits (50 recipients, subject and body sizes). `draft.created` fires. Send an Idempotency-Key to make retries safe.",
+  tag,
+  scope,
+  body: createDraftInput,
+  responses: { 201: { description: "The draft (status `draft`, version 1)", schema: draftSchema } },
+});
+
+export const listDraftsOp = defineOperation({
+  method: "GET",
+  path: "/v1/inboxes/{id}/drafts",
+  operationId: "listDrafts",
+  summary: "List an inbox's drafts, newest first",
+  tag,
+  scope,
+  query: listDraftsQuery,
+  responses: { 200: { description: "A page of drafts", schema: listOf(draftSchema) } },
+});
+
+export const getDraftOp = defineOperation({
+  method: "GET",
+  path: "/v1/drafts/{id}",
+  operationId: "getDraft",
+  summary: "Retrieve a draft (its version in the ETag)",
+  description: "A draft a person sent back is `returned`, with their `review_note`.",
+  tag,
+  scope,
+  responses: { 200: { description: "The draft", schema: draftSchema } },
+});
+
+export const updateDraftOp = defineOperation({
+  method: "PATCH",
+  path: "/v1/drafts/{id}",
+  operationId: "updateDraft",
+  summary: "Edit a draft (only the version you read)",
+  description: `${versions} The version is required. A \`returned\` draft edited is a draft again. A sent or discarded draft cannot change (409).`,
+  tag,
+  scope,
+  body: updateDraftInput,
+  responses: { 200: { description: "The draft, its version one higher", schema: draftSchema } },
+});
+
+export const discardDraftOp = defineOperation({
+  method: "DELETE",
+  path: "/v1/drafts/{id}",
+  operationId: "discardDraft",
+  summary: "Discard a draft (kept as `discarded`, never sent)",
+  description: `With \`If-Match\` (or \`version\`), only that version. ${versions}`,
+  tag,
+  scope,
+  query: z.object({ version: z.coerce.number().int().min(1).max(2_147_483_647).optional().describe("the version you read") }),
+  responses: { 200: { description: "The draft, discarded", schema: draftSchema } },
+});
+
+export const sendDraftOp = defineOperation({
+  method: "POST",
+  path: "/v1/drafts/{id}/send",
+  operationId: "sendDraft",
+  summary: "Send a draft through the usual send path, exactly once",
+  description:
+    `The draft is composed and sent as POST /v1/inboxes/{id}/messages sends (or as a reply, threaded), under the same mail policies and taint rules: sent, 201 with the message; held for a person, 202 with the message \`pending_approval\` and its \`approval_id\` (exactly those bytes go out once approved). Either way the draft is \`sent\` with \`message_id\`. Of sends racing for one draft, one makes a message; the others are 409. A returned, sent or discarded draft is 409; a forward or a draft with Bcc recipients is 422 (not yet available). ${versions} Send an Idempotency-Key to make retries safe.`,
+  tag,
+  scope,
+  body: sendDraftInput,
+  responses: {
+    201: { description: "The message sent", schema: messageSchema },
+    202: { description: "Held for a person's approval: the message, `pending_approval`, with its `approval_id`", schema: messageSchema },
+  },
+});
