@@ -20,7 +20,7 @@ process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(tmpdir(), "agentdra
 
 // Stories that begin at first run get a server and an embedded database of their own (one
 // first run per database); the rest share the main one, in file order.
-const OWN_SERVER = [
+const OWN_SERVER: { name: string; spec: RegExp; port: number; env?: Record<string, string> }[] = [
   { name: "approval-mail", spec: /approval-mail\.spec\.ts/, port: PORT + 10 },
   { name: "handoffs", spec: /handoffs\.spec\.ts/, port: PORT + 20 },
   { name: "web-console", spec: /web-console\.spec\.ts/, port: PORT + 30 },
@@ -28,6 +28,13 @@ const OWN_SERVER = [
   { name: "every-page", spec: /every-page\.spec\.ts/, port: PORT + 44 },
   // An MCP client connecting by URL with OAuth; the owner consents from first run.
   { name: "mcp-oauth", spec: /mcp-oauth\.spec\.ts/, port: PORT + 46 },
+  // The whole mail loop through Resend: the story starts the local fake Resend on PORT + 51.
+  {
+    name: "mail-loop",
+    spec: /mail-loop\.spec\.ts/,
+    port: PORT + 50,
+    env: { MAIL_CAPTURE_ONLY: "0", RESEND_API_KEY: "re_test_key", RESEND_BASE_URL: `http://127.0.0.1:${PORT + 51}`, AGENTDRAFT_MAIL_DOMAIN: "agents.acme-e2e.com", MAIL_FROM: "AgentDraft <agentdraft@acme-e2e.com>" },
+  },
   {
     name: "microsoft-calendar",
     spec: /microsoft-calendar\.spec\.ts/,
@@ -97,5 +104,5 @@ export default defineConfig({
     { name: "story", testIgnore: OWN_SERVER.map((o) => o.spec) },
     ...OWN_SERVER.map((o) => ({ name: o.name, testMatch: o.spec, use: { baseURL: `http://localhost:${o.port}` } })),
   ],
-  webServer: [server(PORT, process.env.E2E_DATA_DIR!), ...OWN_SERVER.map((o) => server(o.port, `${process.env.E2E_DATA_DIR}-${o.name}`, "env" in o ? o.env : {}))],
+  webServer: [server(PORT, process.env.E2E_DATA_DIR!), ...OWN_SERVER.map((o) => server(o.port, `${process.env.E2E_DATA_DIR}-${o.name}`, o.env ?? {}))],
 });

@@ -62,7 +62,7 @@ function checkAttachments(list: unknown): string | null {
   return null;
 }
 
-export async function startFakeResend(opts: { apiKey?: string } = {}) {
+export async function startFakeResend(opts: { apiKey?: string; port?: number } = {}) {
   const apiKey = opts.apiKey ?? "re_test_key";
   const sent: SentEmail[] = [];
   /** The Idempotency-Key of every POST /emails that got this far (replays included). */
@@ -170,7 +170,7 @@ export async function startFakeResend(opts: { apiKey?: string } = {}) {
       return error(404, "not_found", `No route ${req.method} ${url.pathname} in the fake`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(opts.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   /** Resend's `raw` object: a signed URL (CloudFront's, on its CDN host in production) valid for an hour. */
   const signedDownload = (id: string) => {
