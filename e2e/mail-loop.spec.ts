@@ -55,11 +55,12 @@ test("the owner sets up the workspace; a customer writes to the agent's inbox wi
   await page.getByRole("button", { name: "Create agent" }).click();
   await expect(page.getByRole("status")).toContainText("Agent support-agent created");
   await page.getByRole("link", { name: "API keys" }).click();
+  await page.getByLabel("Name (optional)").fill("support key");
   await page.getByLabel("Agent").selectOption({ label: "support-agent" });
   await page.getByRole("button", { name: "Create API key" }).click();
   auth = { authorization: `Bearer ${(await page.getByTestId("new-api-key").textContent())!.trim()}` };
-  const made = await request.post("/api/v1/inboxes", { headers: auth, data: { username: "support", display_name: "Acme Support" } });
-  expect(made.status()).toBe(201);
+  const made = await request.post("/api/v1/inboxes", { headers: auth, data: { username: "billing-agent", display_name: "Acme Support" } });
+  expect(made.status(), await made.text()).toBe(201);
   inbox = await made.json();
 
   const raw = await composeMime({
@@ -97,8 +98,9 @@ test("the agent drafts a reply; the owner edits it in the web app; the agent's s
   expect(send.status()).toBe(202);
   sentMessage = await send.json();
   expect(sentMessage).toMatchObject({ status: "pending_approval", approval_id: expect.stringMatching(/^appr_/) });
-  // Nothing has reached Resend.
-  expect(resend.sent).toHaveLength(0);
+  // The reply has not reached Resend (the owner's "Approval needed" notice has).
+  expect(resend.sent.filter((s) => s.body.subject === "Re: Invoice 4471 is wrong")).toHaveLength(0);
+  expect(resend.sent.map((s) => s.body.subject)).toContain("Approval needed: Send “Re: Invoice 4471 is wrong” to bob@client.example.com");
 });
 
 test("the owner approves; exactly the approved bytes leave through Resend, once, threaded under the customer's mail", async ({ request }) => {

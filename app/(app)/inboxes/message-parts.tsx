@@ -60,7 +60,11 @@ export function SecurityFlags({ m }: { m: Message }) {
             {k.toUpperCase()} {v}
           </Badge>
         ))}
-        {auth.length ? <span className="text-xs text-slate-500">checked by {m.headers_of_note.auth_checked_by}</span> : <Badge tone="slate">sender not authenticated</Badge>}
+        {auth.length ? (
+          <span className="text-xs text-slate-500">checked by {m.headers_of_note.auth_checked_by}</span>
+        ) : m.direction === "inbound" ? (
+          <Badge tone="slate">sender not authenticated</Badge>
+        ) : null}
       </div>
       {s.injection_signals.length ? (
         <ul className="list-disc space-y-1 pl-5 text-red-900" aria-label="Prompt-injection signals">

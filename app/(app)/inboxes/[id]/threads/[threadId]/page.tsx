@@ -48,7 +48,8 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
                   {m.cc.length ? <p className="text-slate-700">Cc {m.cc.map(who).join(", ")}</p> : null}
                 </div>
                 <div className="flex items-center gap-2 text-xs text-slate-600">
-                  <LabelChips labels={m.labels} />
+                  {/* Sent mail's status badge says more than its `sent` label (sent, captured, queued...). */}
+                  <LabelChips labels={m.direction === "outbound" ? m.labels.filter((l) => l !== "sent") : m.labels} />
                   <StatusBadge status={m.status} />
                   <Time at={new Date(m.created_at)} />
                 </div>
