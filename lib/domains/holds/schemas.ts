@@ -26,6 +26,13 @@ const ordered = (h: Times) => Date.parse(h.end_time) > Date.parse(h.start_time);
 const bounded = (h: Times) => Date.parse(h.end_time) - Date.parse(h.start_time) <= MAX_HOLD_MS;
 
 export const placeHoldInput = holdFields
+  .extend({
+    rebooks_event_id: idField("calendarEvent")
+      .optional()
+      .describe(
+        "re-book this committed event (one the calendar's linked Google or Outlook calendar says a person moved, cancelled or booked over): the hold's own time may overlap it, and committing the hold replaces it, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed",
+      ),
+  })
   .refine(ordered, { message: "end_time must be after start_time", path: ["end_time"] })
   .refine(bounded, { message: "a hold may span at most 31 days", path: ["end_time"] });
 
@@ -60,6 +67,7 @@ export const holdSchema = z
     metadata: z.record(z.string(), z.unknown()),
     preempted_by: z.object({ hold_id: z.string(), priority: z.number().int() }).nullable(),
     approval_id: z.string().nullable().describe("the pending approval this hold waits for (it lives until that approval's expiry), or the one it waited for"),
+    rebooks_event_id: z.string().nullable().describe("the committed event this hold re-books (committing it replaces that event, same provider event), or null"),
     event_ids: z.array(z.string()).describe("the committed events, one per calendar"),
     created_at: z.iso.datetime(),
     ended_at: z.iso.datetime().nullable().describe("when it was committed, released, expired or preempted"),
