@@ -1509,6 +1509,8 @@ export interface components {
             } | null;
             /** @description the pending approval this hold waits for (it lives until that approval's expiry), or the one it waited for */
             approval_id: string | null;
+            /** @description the committed event this hold re-books (committing it replaces that event, same provider event), or null */
+            rebooks_event_id: string | null;
             /** @description the committed events, one per calendar */
             event_ids: string[];
             /** Format: date-time */
@@ -3501,6 +3503,8 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description the committed event this hold re-books, e.g. one a person moved, cancelled or booked over in the linked Google or Outlook calendar; the hold must be on that event's calendar alone. The event's own time may overlap it, and committing the hold replaces it, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed */
+                    rebooks_event_id?: string;
                 };
             };
         };
@@ -3698,6 +3702,8 @@ export interface operations {
                     };
                     /** @description all or nothing */
                     calendar_ids: string[];
+                    /** @description the committed event this hold re-books, e.g. one a person moved, cancelled or booked over in the linked Google or Outlook calendar; the hold must be on that event's calendar alone. The event's own time may overlap it, and committing the hold replaces it, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed */
+                    rebooks_event_id?: string;
                 };
             };
         };
