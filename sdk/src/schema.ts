@@ -3503,7 +3503,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
-                    /** @description the committed event this hold re-books, e.g. one a person moved, cancelled or booked over in the linked Google or Outlook calendar; the hold must be on that event's calendar alone. The event's own time may overlap it, and committing the hold replaces it, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed */
+                    /** @description the committed event this hold re-books, e.g. one a person moved, cancelled or booked over in the linked Google or Outlook calendar; the hold must be on that event's calendar alone. The hold may overlap that event's own time; committing the hold replaces the event, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed */
                     rebooks_event_id?: string;
                 };
             };
@@ -3702,7 +3702,7 @@ export interface operations {
                     };
                     /** @description all or nothing */
                     calendar_ids: string[];
-                    /** @description the committed event this hold re-books, e.g. one a person moved, cancelled or booked over in the linked Google or Outlook calendar; the hold must be on that event's calendar alone. The event's own time may overlap it, and committing the hold replaces it, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed */
+                    /** @description the committed event this hold re-books, e.g. one a person moved, cancelled or booked over in the linked Google or Outlook calendar; the hold must be on that event's calendar alone. The hold may overlap that event's own time; committing the hold replaces the event, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed */
                     rebooks_event_id?: string;
                 };
             };

@@ -34,14 +34,15 @@ describe("re-booking an event a person moved (Google)", () => {
 
     // Two agents (workspace keys) re-book it at once, at a time overlapping its own old time: one wins.
     const { key: other } = await newKey(setup.workspace.id);
+    const { key: third } = await newKey(setup.workspace.id);
     const body = { start_time: T(10, 30), end_time: T(11, 30), hold_ttl_seconds: 60, rebooks_event_id: oldId };
-    // (At different proposed times, so it is the re-booking that refuses, not the time.)
-    const proposals = [body, { ...body, start_time: T(12), end_time: T(13) }];
-    const racing = await Promise.all([key, other].map((k, i) => api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key: k, body: proposals[i] })));
-    expect(racing.map((r) => r.status).sort()).toEqual([201, 409]);
+    // Three callers at once, at different proposed times (so it is the re-booking that refuses, not the time).
+    const proposals = [body, { ...body, start_time: T(12), end_time: T(13) }, { ...body, start_time: T(16), end_time: T(17) }];
+    const racing = await Promise.all([key, other, third].map((k, i) => api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key: k, body: proposals[i] })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     const won = racing.find((r) => r.status === 201)!.json;
     expect(won.rebooks_event_id).toBe(oldId);
-    expect(racing.find((r) => r.status === 409)!.json).toMatchObject({ code: "conflict", hold_id: won.id });
+    for (const lost of racing.filter((r) => r.status === 409)) expect(lost.json).toMatchObject({ code: "conflict", hold_id: won.id });
 
     const done = await api(`/api/v1/holds/${won.id}/commit`, { key, method: "POST" });
     expect(done.status).toBe(200);
@@ -67,10 +68,10 @@ describe("re-booking an event a person moved (Google)", () => {
     const attention = await api(`/api/v1/calendars/${setup.calendar.id}/events?attention=true`, { key });
     expect(attention.json.data).toEqual([]);
 
-    // The old event is gone: re-booking it again, or committing the losing caller's later hold, is refused.
-    const again = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key: other, body: { ...body, start_time: T(16), end_time: T(17) } });
+    // The old event is no longer committed: re-booking it again is refused.
+    const again = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key: other, body: { ...body, start_time: T(18), end_time: T(19) } });
     expect(again.status).toBe(409);
-    // Not the caller's calendar: a re-booking is a hold on the event's own calendar.
+    // An event that does not exist: not found.
     const elsewhere = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { ...body, rebooks_event_id: "evt_00000000000000000000000000" } });
     expect(elsewhere.status).toBe(404);
   });
