@@ -75,4 +75,32 @@ describe("re-booking an event a person moved (Google)", () => {
     const elsewhere = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { ...body, rebooks_event_id: "evt_00000000000000000000000000" } });
     expect(elsewhere.status).toBe(404);
   });
+
+  it("an event a person deleted: the re-booking restores the same Google event at the new time", async () => {
+    const fake = fakeGoogle();
+    const setup = await linkedCalendar(fake);
+    await syncLink(setup.link.id);
+    const { key } = await newKey(setup.workspace.id);
+    const hold = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { start_time: T(10), end_time: T(11), hold_ttl_seconds: 60 } });
+    const oldId = (await api(`/api/v1/holds/${hold.json.id}/commit`, { key, method: "POST" })).json.event_ids[0] as string;
+    const db = await getDb();
+    const [row] = await db.select().from(googleEventExports).where(eq(googleEventExports.calendarEventId, oldId));
+    expect(await runExport(row!.id)).toMatchObject({ ok: true });
+    fake.deleteEvent(setup.gcal, row!.googleEventId);
+    expect(await syncLink(setup.link.id)).toMatchObject({ status: "ok", reconciled: 1 });
+    expect((await db.select().from(eventReconciliations).where(eq(eventReconciliations.calendarEventId, oldId)))[0]).toMatchObject({ state: "cancelled_externally" });
+    expect(fake.liveEvents(setup.gcal)).toEqual([]);
+
+    const placed = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { start_time: T(13), end_time: T(14), hold_ttl_seconds: 60, rebooks_event_id: oldId } });
+    expect(placed.status).toBe(201);
+    const newId = (await api(`/api/v1/holds/${placed.json.id}/commit`, { key, method: "POST" })).json.event_ids[0] as string;
+    expect(await runExport(row!.id)).toMatchObject({ ok: true });
+    const live = fake.liveEvents(setup.gcal);
+    expect(live).toHaveLength(1);
+    expect(live[0]).toMatchObject({ id: row!.googleEventId, start: { dateTime: T(13) }, end: { dateTime: T(14) } });
+    expect(live[0]!.extendedProperties?.private?.agentdraft_event_id).toBe(newId);
+    expect(await syncLink(setup.link.id)).toMatchObject({ status: "ok", reconciled: 0 });
+    const attention = await api(`/api/v1/calendars/${setup.calendar.id}/events?attention=true`, { key });
+    expect(attention.json.data).toEqual([]);
+  });
 });
