@@ -73,4 +73,30 @@ describe("re-booking an event a person moved (Microsoft 365 / Outlook)", () => {
     const attention = (await call(client, "list_calendar_events", { calendar_id: setup.calendar.id, attention: "true" })).structuredContent as { data: unknown[] };
     expect(attention.data).toEqual([]);
   });
+
+  it("an event a person deleted in Outlook (Graph cannot bring it back): the re-booking's commit gets one new Graph event, never two", async () => {
+    const fake = fakeMicrosoft();
+    const setup = await linkedOutlookCalendar(fake);
+    await syncLink(setup.link.id);
+    const { key } = await newKey(setup.workspace.id);
+    const hold = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { start_time: T(9), end_time: T(10), hold_ttl_seconds: 60 } });
+    const oldId = (await api(`/api/v1/holds/${hold.json.id}/commit`, { key, method: "POST" })).json.event_ids[0] as string;
+    const db = await getDb();
+    const [row] = await db.select().from(googleEventExports).where(eq(googleEventExports.calendarEventId, oldId));
+    expect(await runMicrosoftExport(row!.id)).toMatchObject({ ok: true });
+    const [exported] = await db.select().from(googleEventExports).where(eq(googleEventExports.id, row!.id));
+    fake.removeEvent(setup.mcal, exported!.googleEventId);
+    expect(await syncLink(setup.link.id)).toMatchObject({ status: "ok", reconciled: 1 });
+
+    const placed = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { start_time: T(11), end_time: T(12), hold_ttl_seconds: 60, rebooks_event_id: oldId } });
+    expect(placed.status).toBe(201);
+    const newId = (await api(`/api/v1/holds/${placed.json.id}/commit`, { key, method: "POST" })).json.event_ids[0] as string;
+    expect(await runMicrosoftExport(row!.id)).toMatchObject({ ok: true });
+    const live = fake.liveEvents(setup.mcal);
+    expect(live).toHaveLength(1);
+    expect(live[0]!.singleValueExtendedProperties?.map((p) => p.value)).toContain(newId);
+    const [after] = await db.select().from(googleEventExports).where(eq(googleEventExports.id, row!.id));
+    expect(after).toMatchObject({ status: "exported", calendarEventId: newId, googleEventId: live[0]!.id });
+    expect(await syncLink(setup.link.id)).toMatchObject({ status: "ok", reconciled: 0 });
+  });
 });
