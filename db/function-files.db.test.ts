@@ -27,6 +27,14 @@ const DEFINITIONS = `select p.proname || '(' || pg_get_function_identity_argumen
  where n.nspname = $1 and p.proname = any($2::text[])
  order by 1`;
 
+/** The files edited after the versioned migrations (their history: `git log -p db/functions/<name>.sql`). */
+const EDITED_SINCE = new Set([
+  // Re-booking a committed event (issue #32, 0061_hold_rebooks_event).
+  "agentdraft_change_hold",
+  "agentdraft_hold_json",
+  "agentdraft_place_hold",
+]);
+
 /** A database migrated with the versioned migrations only: a deployment from before db/functions. */
 async function versionedOnly(): Promise<{ session: SqlSession; url?: string; close: () => Promise<void> }> {
   if (mode === "pglite") {
@@ -129,8 +137,12 @@ describe("database functions on a deployment from before db/functions", () => {
     expect([...new Set(own.map((r) => r.name))].sort()).toEqual(files.map((f) => f.name));
     const { database, files: created } = await definitionsAgainstFiles(old.session);
     expect(Object.keys(database)).toHaveLength(own.length);
-    // Source, settings (plan_cache_mode), arguments, result, language, volatility…: signature by signature.
-    expect(created).toEqual(database);
+    // Source, settings (plan_cache_mode), arguments, result, language, volatility…: signature by signature,
+    // for the files nobody has edited since; an edited file keeps every signature the migrations made
+    // (a deployment still running calls them) and may add new ones.
+    const unedited = (defs: Record<string, string>) => Object.fromEntries(Object.entries(defs).filter(([sig]) => !EDITED_SINCE.has(sig.slice(0, sig.indexOf("(")))));
+    expect(unedited(created)).toEqual(unedited(database));
+    expect(Object.keys(created)).toEqual(expect.arrayContaining(Object.keys(database)));
   });
 
   it("takes every file on its next migrate, once, even with several deploys migrating at once; then nothing", async () => {

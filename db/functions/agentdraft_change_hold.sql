@@ -8,6 +8,11 @@
 -- pending approval (SPEC §12): they cannot be committed by the agent (the approval decides), and
 -- extending one never shortens it below the approval's expiry.
 -- (0035_coordination_functions.sql)
+-- A hold that re-books a committed event (holds.rebooks_event_id, issue #32, 0061): committing it
+-- needs that event still committed (else event_not_active), cancels it, and moves its provider
+-- copies to the new event (same provider event id, pending, so the export work updates it in
+-- place instead of adding a second one); its reconciliation is resolved (in_sync). Under the
+-- calendar's lock, so two re-bookings of one event cannot both commit.
 CREATE OR REPLACE FUNCTION agentdraft_change_hold(p_actor jsonb, p_hold_id text, p_action text, p_ttl integer, p_ttl_min integer, p_ttl_max integer)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -26,6 +31,8 @@ DECLARE
   v_external jsonb;
   v_emitted jsonb;
   v_bound boolean;
+  v_old calendar_events;
+  v_moved jsonb := '[]';
 BEGIN
   SELECT * INTO v_peek FROM holds WHERE id = p_hold_id AND workspace_id = v_ws;
   IF NOT FOUND THEN RETURN jsonb_build_object('error', jsonb_build_object('code', 'not_found')); END IF;
@@ -84,6 +91,13 @@ BEGIN
   IF jsonb_array_length(v_external) > 0 THEN
     RETURN jsonb_build_object('error', jsonb_build_object('code', 'hold_conflict', 'conflicts', v_external));
   END IF;
+  IF h.rebooks_event_id IS NOT NULL THEN
+    SELECT * INTO v_old FROM calendar_events WHERE id = h.rebooks_event_id AND workspace_id = v_ws FOR UPDATE;
+    IF NOT FOUND OR v_old.status <> 'confirmed' THEN
+      RETURN jsonb_build_object('error', jsonb_build_object('code', 'event_not_active', 'event_id', h.rebooks_event_id));
+    END IF;
+    UPDATE calendar_events SET status = 'cancelled', cancelled_at = clock_timestamp() WHERE id = v_old.id RETURNING * INTO v_old;
+  END IF;
   WITH ins AS (
     INSERT INTO calendar_events (id, workspace_id, calendar_id, hold_id, agent_id, start_time, end_time, status, metadata)
     SELECT agentdraft_new_id('evt'), h.workspace_id, c, h.id, h.agent_id, h.start_time, h.end_time, 'confirmed', h.metadata
@@ -101,6 +115,27 @@ BEGIN
   SELECT coalesce(jsonb_agg(to_jsonb(ins) ORDER BY ins.id), '[]'), array_agg(ins.id ORDER BY ins.id),
          (SELECT coalesce(jsonb_agg(to_jsonb(exported)), '[]') FROM exported)
     INTO v_events, v_event_ids, v_external FROM ins;
+  IF h.rebooks_event_id IS NOT NULL THEN
+    -- The new event's own copies (just queued under fresh ids) give way to the old event's, which
+    -- carry the provider event ids: those move to the new event and are written again in place.
+    DELETE FROM google_event_exports n USING google_event_exports o
+     WHERE n.calendar_event_id = ANY(v_event_ids) AND o.calendar_event_id = v_old.id AND o.desired = 'present'
+       AND o.link_id IS NOT DISTINCT FROM n.link_id AND o.google_calendar_id = n.google_calendar_id;
+    WITH moved AS (
+      UPDATE google_event_exports o SET calendar_event_id = v_event_ids[1], hold_id = h.id, status = 'pending', attempts = 0,
+             next_attempt_at = now(), leased_until = NULL, last_error = NULL, updated_at = now()
+       WHERE o.calendar_event_id = v_old.id AND o.desired = 'present'
+      RETURNING id, workspace_id, link_id, next_attempt_at
+    )
+    SELECT coalesce(jsonb_agg(to_jsonb(moved)), '[]') INTO v_moved FROM moved;
+    v_external := (SELECT coalesce(jsonb_agg(x), '[]') FROM jsonb_array_elements(v_external) x
+                    WHERE EXISTS (SELECT 1 FROM google_event_exports g WHERE g.id = x->>'id')) || v_moved;
+    UPDATE event_reconciliations SET state = 'in_sync', changed = '["rebooked"]'::jsonb, conflicts = '[]'::jsonb, updated_at = clock_timestamp()
+     WHERE calendar_event_id = v_old.id;
+    PERFORM agentdraft_audit(p_actor, h.agent_id, 'event.rebooked', 'event', v_old.id,
+      jsonb_build_object('hold_id', h.id, 'event_id', v_event_ids[1], 'start_time', agentdraft_iso(h.start_time), 'end_time', agentdraft_iso(h.end_time),
+                         'moved_exports', (SELECT coalesce(jsonb_agg(x->>'id'), '[]') FROM jsonb_array_elements(v_moved) x)));
+  END IF;
   UPDATE holds SET status = 'committed', ended_at = clock_timestamp() WHERE id = h.id RETURNING * INTO h;
   v_emitted := agentdraft_emit(v_ws, 'hold.committed', h.agent_id, jsonb_build_object('hold', agentdraft_hold_json(h, v_event_ids)), v_trace);
   PERFORM agentdraft_audit(p_actor, h.agent_id, 'hold.committed', 'hold', h.id, jsonb_build_object('event_ids', to_jsonb(v_event_ids)));

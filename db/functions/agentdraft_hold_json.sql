@@ -19,7 +19,7 @@ BEGIN
     'status', CASE WHEN h.status = 'held' AND h.expires_at <= clock_timestamp() THEN 'expired' ELSE h.status END,
     'hold_ttl_seconds', h.ttl_seconds, 'expires_at', agentdraft_iso(h.expires_at), 'metadata', h.metadata,
     'preempted_by', CASE WHEN h.preempted_by IS NULL THEN NULL ELSE jsonb_build_object('hold_id', h.preempted_by, 'priority', coalesce(h.preempted_by_priority, 0)) END,
-    'approval_id', h.approval_id,
+    'approval_id', h.approval_id, 'rebooks_event_id', h.rebooks_event_id,
     'event_ids', to_jsonb(p_event_ids), 'created_at', agentdraft_iso(h.created_at),
     'ended_at', CASE WHEN h.ended_at IS NOT NULL THEN agentdraft_iso(h.ended_at)
                      WHEN h.status = 'held' AND h.expires_at <= clock_timestamp() THEN agentdraft_iso(h.expires_at) END);

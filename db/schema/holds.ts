@@ -31,6 +31,8 @@ export const holds = pgTable(
     preemptedByPriority: integer("preempted_by_priority"),
     /** A pending approval this hold waits for (SPEC §12): its expires_at follows the approval's. */
     approvalId: text("approval_id"),
+    /** The committed event this hold re-books (issue #32): committing it replaces that event and moves its provider copy, same provider event id. */
+    rebooksEventId: text("rebooks_event_id"),
     endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
   },
@@ -38,6 +40,7 @@ export const holds = pgTable(
     index("holds_workspace_idx").on(t.workspaceId, t.id),
     index("holds_calendar_ids_idx").using("gin", t.calendarIds),
     index("holds_approval_idx").on(t.approvalId).where(sql`${t.approvalId} is not null`),
+    index("holds_rebooks_event_idx").on(t.rebooksEventId).where(sql`${t.rebooksEventId} is not null`),
     index("holds_held_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'held'`),
     check("holds_time_order", sql`${t.endTime} > ${t.startTime}`),
     check("holds_priority_range", sql`${t.priority} between 0 and 100`),

@@ -1133,6 +1133,11 @@ export const TOOL_DEFINITIONS = [
           },
           "description": "all or nothing"
         },
+        "rebooks_event_id": {
+          "description": "the committed event this hold re-books, e.g. one a person moved, cancelled or booked over in the linked Google or Outlook calendar; the hold must be on that event's calendar alone. The hold may overlap that event's own time; committing the hold replaces the event, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed",
+          "type": "string",
+          "pattern": "^evt_[0-9a-hjkmnp-tv-z]{26}$"
+        },
         "approval_id": {
           "description": "appr_...: the approval an approval_required answer opened, once approved; it is spent on exactly this action",
           "type": "string",

@@ -1578,6 +1578,8 @@ export interface components {
             } | null;
             /** @description the pending approval this hold waits for (it lives until that approval's expiry), or the one it waited for */
             approval_id: string | null;
+            /** @description the committed event this hold re-books (committing it replaces that event, same provider event), or null */
+            rebooks_event_id: string | null;
             /** @description the committed events, one per calendar */
             event_ids: string[];
             /** Format: date-time */
@@ -3612,6 +3614,8 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description the committed event this hold re-books, e.g. one a person moved, cancelled or booked over in the linked Google or Outlook calendar; the hold must be on that event's calendar alone. The hold may overlap that event's own time; committing the hold replaces the event, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed */
+                    rebooks_event_id?: string;
                 };
             };
         };
@@ -3809,6 +3813,8 @@ export interface operations {
                     };
                     /** @description all or nothing */
                     calendar_ids: string[];
+                    /** @description the committed event this hold re-books, e.g. one a person moved, cancelled or booked over in the linked Google or Outlook calendar; the hold must be on that event's calendar alone. The hold may overlap that event's own time; committing the hold replaces the event, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed */
+                    rebooks_event_id?: string;
                 };
             };
         };

@@ -290,6 +290,13 @@ export async function startFakeGoogle(opts: { email?: string; clientId?: string;
       }
       return json(res, 200, publicEvent(stored));
     }
+    if (method === "PATCH" && sub && sub !== "watch") {
+      // events.patch: the fields sent replace the stored ones (a cancelled event comes back with status confirmed).
+      const ev = cal.events.get(sub);
+      if (!ev) return json(res, 404, googleError(404, "notFound", "Not Found"));
+      const body = JSON.parse((await readBody(req)) || "{}") as Partial<FakeEvent>;
+      return json(res, 200, publicEvent(store(cal, { ...ev, ...body, id: ev.id })));
+    }
     if (method === "DELETE" && sub) {
       const ev = cal.events.get(sub);
       if (!ev) return json(res, 404, googleError(404, "notFound", "Not Found"));

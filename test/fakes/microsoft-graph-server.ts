@@ -259,6 +259,15 @@ export async function startFakeMicrosoft(opts: { email?: string; clientId?: stri
       }
     }
     m = /^\/me\/calendars\/([^/]+)\/events\/([^/]+)$/.exec(path);
+    if (m && method === "PATCH") {
+      // The fields sent replace the stored ones; a removed event is not found.
+      const cal = calendars.get(decodeURIComponent(m[1]!));
+      const ev = cal?.events.get(decodeURIComponent(m[2]!));
+      if (!cal || !ev || ev.removed) return graphError(res, 404, "ErrorItemNotFound", "The specified object was not found in the store.");
+      const body = JSON.parse(await readBody(req)) as Partial<FakeOutlookEvent>;
+      const { seq: _s, removed: _r, lastModifiedDateTime: _l, ...kept } = ev;
+      return json(res, 200, view(store(cal, { ...kept, ...body, id: ev.id }), "singleInstance"));
+    }
     if (m && method === "DELETE") {
       const cal = calendars.get(decodeURIComponent(m[1]!));
       const ev = cal?.events.get(decodeURIComponent(m[2]!));

@@ -8,6 +8,7 @@ import { verifyChain } from "@/lib/platform/audit/verify-chain";
 import { listPendingInvitations } from "@/lib/domains/invitations/find-invitation";
 import { listPasskeys } from "@/lib/domains/passkeys/passkeys";
 import { countDeadHandoffs } from "@/lib/domains/handoffs/read-handoffs";
+import { countEventsNeedingAttention } from "@/lib/domains/calendars/attention";
 import { Badge, Card, PageHeader, linkClass } from "../_components/ui";
 import { LiveRefresh } from "../_components/live-refresh";
 import { ActivityCharts } from "./activity-charts";
@@ -22,7 +23,7 @@ const STALE_KEY_MS = 30 * 24 * 60 * 60 * 1000;
 
 export default async function OverviewPage() {
   const { user, member, workspace } = await requireMember();
-  const [agents, keys, chain, invitations, passkeys, recent, deadHandoffs] = await Promise.all([
+  const [agents, keys, chain, invitations, passkeys, recent, deadHandoffs, changedEvents] = await Promise.all([
     listAgents(workspace.id, { limit: 100 }),
     listKeys(workspace.id),
     verifyChain(workspace.id),
@@ -30,6 +31,7 @@ export default async function OverviewPage() {
     listPasskeys(user.id),
     listAudit(workspace.id, { limit: 5 }),
     countDeadHandoffs(workspace.id),
+    countEventsNeedingAttention(workspace.id),
   ]);
   const active = keys.filter((k) => !k.revokedAt);
   const unused = unusedKeys(active, STALE_KEY_MS);
@@ -39,6 +41,9 @@ export default async function OverviewPage() {
   const attention: { text: string; href: string; tone: "red" | "amber" }[] = [];
   if (!chain.valid) attention.push({ text: `The audit chain is broken at entry ${chain.first_broken?.seq}.`, href: "/audit", tone: "red" });
   if (deadHandoffs > 0) attention.push({ text: `${deadHandoffs} handoff${deadHandoffs === 1 ? " is" : "s are"} dead: an agent gave up on the work.`, href: "/handoffs?status=dead", tone: "red" });
+  // Committed events a person moved, cancelled, declined or booked over in Google or Outlook (issue #32), one line a calendar.
+  for (const c of changedEvents.calendars)
+    attention.push({ text: `${c.count} booked event${c.count === 1 ? "" : "s"} on ${c.name} ${c.count === 1 ? "was" : "were"} changed in the linked calendar after booking.`, href: `/calendars/${c.id}#attention`, tone: "red" });
   if (passkeys.length === 1) attention.push({ text: "You have one passkey. Add a second one so a lost device does not lock you out.", href: "/settings", tone: "amber" });
   if (agents.items.length === 0) attention.push({ text: "No agents yet. Create one to give it API keys.", href: "/agents", tone: "amber" });
   if (unused.length > 0) attention.push({ text: `${unused.length} active API key${unused.length === 1 ? " has" : "s have"} not been used in 30 days. Revoke keys you do not need.`, href: "/keys", tone: "amber" });
@@ -65,11 +70,12 @@ export default async function OverviewPage() {
           </ul>
         )}
       </Card>
-      <dl className="mb-6 grid gap-4 sm:grid-cols-3">
+      <dl className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {[
           ["Agents", agents.items.length + (agents.hasMore ? "+" : ""), "/agents"],
           ["Active API keys", active.length, "/keys"],
           ["Audit entries", chain.head.seq, "/audit"],
+          ["Events needing attention", changedEvents.total, changedEvents.calendars.length === 1 ? `/calendars/${changedEvents.calendars[0]!.id}#attention` : "/calendars"],
         ].map(([label, value, href]) => (
           <div key={label} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
             <dt className="text-sm text-slate-600">

@@ -117,7 +117,8 @@ async function recordOutcome(provider: CalendarProvider, row: GoogleEventExportR
   return transaction(async (tx) => {
     const [current] = await tx.select().from(googleEventExports).where(eq(googleEventExports.id, row.id)).for("update");
     // A cancel while we were at the provider changed what is wanted: leave the row to the next run.
-    if (!current || current.desired !== row.desired || current.status !== "pending") {
+    // A re-booking (issue #32) may have moved the export to a new event meanwhile: that one is pushed next.
+    if (!current || current.desired !== row.desired || current.status !== "pending" || current.calendarEventId !== row.calendarEventId) {
       // The event may exist remotely now: keep its id, so the removal finds it.
       const learned = outcome.ok && outcome.remoteEventId ? { googleEventId: outcome.remoteEventId } : {};
       if (current) await tx.update(googleEventExports).set({ leasedUntil: null, ...learned }).where(eq(googleEventExports.id, row.id));

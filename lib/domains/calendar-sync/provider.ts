@@ -83,5 +83,5 @@ export type FetchedChanges = { full: boolean; items: ImportedEvent[]; nextSyncTo
 export type WatchChannel = { id: string; resourceId: string | null; token: string; expiresAt: Date };
 
 export type ExportOutcome =
-  | { ok: true; detail: "inserted" | "already_exported" | "deleted" | "already_gone"; remoteEventId?: string }
+  | { ok: true; detail: "inserted" | "updated" | "already_exported" | "deleted" | "already_gone"; remoteEventId?: string }
   | { ok: false; error: string; final?: boolean };

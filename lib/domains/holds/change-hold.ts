@@ -15,7 +15,7 @@ import { resolveTtl } from "./ttl";
 type Json = Record<string, unknown>;
 type Changed =
   | { hold: Json; events?: Json[]; exports?: { id: string; workspace_id: string; link_id: string | null; next_attempt_at: string }[]; deliveries: OutboxDelivery[]; changed: boolean }
-  | { error: { code: "not_found" | "forbidden" | "hold_preempted" | "hold_expired" | "hold_not_active"; hold?: Json } | { code: "hold_conflict"; conflicts: Conflict[] } | { code: "hold_awaiting_approval"; approval_id: string } };
+  | { error: { code: "not_found" | "forbidden" | "hold_preempted" | "hold_expired" | "hold_not_active"; hold?: Json } | { code: "hold_conflict"; conflicts: Conflict[] } | { code: "hold_awaiting_approval"; approval_id: string } | { code: "event_not_active"; event_id: string } };
 
 /**
  * Extends, commits or releases a hold in one statement (agentdraft_change_hold, db/migrations):
@@ -43,6 +43,10 @@ export async function changeHold(
     }
     if (e.code === "hold_awaiting_approval") {
       throw new AppError("hold_awaiting_approval", `Hold ${holdId} waits for approval ${e.approval_id}: approving it commits the hold.`, { approval_id: e.approval_id });
+    }
+    if (e.code === "event_not_active") {
+      // A re-booking (issue #32) whose event was cancelled or re-booked by another hold meanwhile.
+      throw new AppError("conflict", `Event ${e.event_id}, which this hold re-books, is no longer committed (cancelled, or re-booked by another hold): it cannot be committed.`, { event_id: e.event_id });
     }
     assertLive(rowFromJson(holds, e.hold!), false);
     throw new Error(`unexpected answer from agentdraft_change_hold: ${e.code}`);

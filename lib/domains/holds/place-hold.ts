@@ -22,6 +22,7 @@ type Placed =
   | { hold: Record<string, unknown>; preempted: Record<string, unknown>[]; deliveries: OutboxDelivery[] }
   | { missing_calendar: string }
   | { priority_above_ceiling: { max_priority: number } }
+  | { rebook_refused: { code: "not_found" } | { code: "calendar_mismatch"; calendar_id: string } | { code: "event_not_active" } | { code: "rebook_in_progress"; hold_id: string } }
   | { conflicts: { events: Conflict[]; external: Conflict[]; holds: (Conflict & { type: "hold" })[] } };
 
 /**
@@ -31,12 +32,13 @@ type Placed =
  * hold_conflict; live holds of strictly lower priority are preempted; the hold, the outbox
  * events and the audit entries are written, and the locks end with the statement.
  */
-export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHoldInput): Promise<PlaceHoldResult> {
+export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHoldInput, rebooksEventId: string | null = null): Promise<PlaceHoldResult> {
   const ttl = resolveTtl(input.hold_ttl_seconds);
   const calendarIds = [...new Set(input.calendar_ids)].sort();
   const placed = await effect<Placed>(sql`
     select agentdraft_place_hold(${JSON.stringify(actorJson(actor))}::jsonb, ${newId("hold")}, ${sql.param(calendarIds)}::text[],
-      ${input.start_time}::timestamptz, ${input.end_time}::timestamptz, ${input.priority}::int, ${ttl}::int, ${JSON.stringify(input.metadata ?? {})}::jsonb) as out`);
+      ${input.start_time}::timestamptz, ${input.end_time}::timestamptz, ${input.priority}::int, ${ttl}::int, ${JSON.stringify(input.metadata ?? {})}::jsonb, ${rebooksEventId}::text) as out`);
+  if ("rebook_refused" in placed) throw rebookRefused(rebooksEventId!, placed.rebook_refused);
   if ("missing_calendar" in placed) throw notFound("calendar", placed.missing_calendar);
   if ("priority_above_ceiling" in placed) throw aboveCeiling(input.priority, placed.priority_above_ceiling.max_priority);
   if ("conflicts" in placed) {
@@ -56,4 +58,12 @@ export async function placeHold(actor: Actor & { type: "key" }, input: PlaceHold
   // Announced before the answer: on a serverless platform nothing runs after it.
   await Promise.all([announceOutbox(actor.workspaceId, placed.deliveries), scheduleHoldExpiry(hold), cancelHoldExpiry(preempted.map((p) => p.id))]);
   return { hold, preempted };
+}
+
+/** Why a re-booking (issue #32) was refused: the event is not the caller's, not on that calendar, not committed, or another live hold re-books it. */
+function rebookRefused(eventId: string, r: Extract<Placed, { rebook_refused: unknown }>["rebook_refused"]): AppError {
+  if (r.code === "not_found") return notFound("event", eventId);
+  if (r.code === "calendar_mismatch") return new AppError("validation_failed", `A re-booking of event ${eventId} is a hold on its calendar, ${r.calendar_id}, alone.`);
+  if (r.code === "event_not_active") return new AppError("conflict", `Event ${eventId} is no longer committed: there is nothing to re-book.`, { event_id: eventId });
+  return new AppError("conflict", `Hold ${r.hold_id} already re-books event ${eventId}: commit or release it first.`, { event_id: eventId, hold_id: r.hold_id });
 }

@@ -21,16 +21,24 @@ const holdFields = z.object({
   metadata,
 });
 
+/** Re-booking (issue #32): the committed event a hold replaces when committed. */
+const rebooksEventId = idField("calendarEvent")
+  .optional()
+  .describe(
+    "the committed event this hold re-books, e.g. one a person moved, cancelled or booked over in the linked Google or Outlook calendar; the hold must be on that event's calendar alone. The hold may overlap that event's own time; committing the hold replaces the event, updating the same provider event instead of adding a second one. One re-booking of an event at a time: 409 conflict while another live hold re-books it, or once it is no longer committed",
+  );
+
 type Times = { start_time: string; end_time: string };
 const ordered = (h: Times) => Date.parse(h.end_time) > Date.parse(h.start_time);
 const bounded = (h: Times) => Date.parse(h.end_time) - Date.parse(h.start_time) <= MAX_HOLD_MS;
 
 export const placeHoldInput = holdFields
+  .extend({ rebooks_event_id: rebooksEventId })
   .refine(ordered, { message: "end_time must be after start_time", path: ["end_time"] })
   .refine(bounded, { message: "a hold may span at most 31 days", path: ["end_time"] });
 
 export const placeMultiHoldInput = holdFields
-  .extend({ calendar_ids: z.array(idField("calendar")).min(1).max(20).describe("all or nothing") })
+  .extend({ calendar_ids: z.array(idField("calendar")).min(1).max(20).describe("all or nothing"), rebooks_event_id: rebooksEventId })
   .refine(ordered, { message: "end_time must be after start_time", path: ["end_time"] })
   .refine(bounded, { message: "a hold may span at most 31 days", path: ["end_time"] });
 
@@ -60,6 +68,7 @@ export const holdSchema = z
     metadata: z.record(z.string(), z.unknown()),
     preempted_by: z.object({ hold_id: z.string(), priority: z.number().int() }).nullable(),
     approval_id: z.string().nullable().describe("the pending approval this hold waits for (it lives until that approval's expiry), or the one it waited for"),
+    rebooks_event_id: z.string().nullable().describe("the committed event this hold re-books (committing it replaces that event, same provider event), or null"),
     event_ids: z.array(z.string()).describe("the committed events, one per calendar"),
     created_at: z.iso.datetime(),
     ended_at: z.iso.datetime().nullable().describe("when it was committed, released, expired or preempted"),

@@ -16,6 +16,7 @@ export function serializeHold(h: HoldRow, eventIds: string[] = [], now = new Dat
     metadata: h.metadata,
     preempted_by: h.preemptedBy ? { hold_id: h.preemptedBy, priority: h.preemptedByPriority ?? 0 } : null,
     approval_id: h.approvalId,
+    rebooks_event_id: h.rebooksEventId,
     event_ids: eventIds,
     created_at: h.createdAt.toISOString(),
     ended_at: h.endedAt?.toISOString() ?? (effectiveStatus(h, now) === "expired" ? h.expiresAt.toISOString() : null),

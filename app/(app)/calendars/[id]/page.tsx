@@ -7,10 +7,12 @@ import { calendarTimeline, type TimelineItem } from "@/lib/domains/calendars/tim
 import { getCalendar } from "@/lib/domains/calendars/calendars";
 import { AppError } from "@/lib/platform/errors";
 import { linkOfCalendar } from "@/lib/domains/calendar-sync/links";
-import { Card, PageHeader, linkClass, secondaryButtonClass } from "../../_components/ui";
+import { Badge, Card, PageHeader, linkClass, secondaryButtonClass } from "../../_components/ui";
 import { hasRole } from "@/lib/domains/members/roles";
 import { viewerTimeZone } from "@/lib/domains/auth/viewer-time-zone";
 import { addDays, isTimeZone, startOfZonedDay, weekdayIndex, zoneName, zonedClock, zonedDateTime, zonedDay } from "@/lib/platform/time/zoned";
+import { eventsNeedingAttention } from "@/lib/domains/calendars/attention";
+import type { EventReconciliationRow } from "@/db/schema";
 import { CalendarSettings, TimelineActions } from "./calendar-admin";
 
 export const metadata: Metadata = { title: "Calendar" };
@@ -31,7 +33,16 @@ const BLOCK_STYLE: Record<TimelineItem["kind"], string> = {
 /** `source`: where imported busy time comes from (the linked calendar's provider). */
 const blockName = (kind: TimelineItem["kind"], source: string) => ({ hold: "Hold", event: "Booked", external: `Busy in ${source}` })[kind];
 
-function Block({ item, dayStart, dayEnd, label, tz, source }: { item: TimelineItem; dayStart: number; dayEnd: number; label: string; tz: string; source: string }) {
+/** What a person did to a committed event in the linked calendar (issue #32), in words. */
+const STATE_TEXT: Record<EventReconciliationRow["state"], string> = {
+  moved_externally: "moved",
+  cancelled_externally: "cancelled",
+  conflicted: "double-booked",
+  in_sync: "in sync",
+};
+const PROVIDER_STATUS_TEXT: Record<EventReconciliationRow["providerStatus"], string> = { confirmed: "there", cancelled: "deleted or cancelled", declined: "declined by its attendees" };
+
+function Block({ item, dayStart, dayEnd, label, tz, source, attention }: { item: TimelineItem; dayStart: number; dayEnd: number; label: string; tz: string; source: string; attention?: EventReconciliationRow["state"] }) {
   const length = dayEnd - dayStart;
   const start = Math.max(item.start.getTime(), dayStart);
   const end = Math.min(item.end.getTime(), dayEnd);
@@ -41,11 +52,13 @@ function Block({ item, dayStart, dayEnd, label, tz, source }: { item: TimelineIt
   const hold = item.kind === "hold";
   return (
     <li
-      className={`absolute inset-x-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs leading-tight ${BLOCK_STYLE[item.kind]}`}
+      className={`absolute inset-x-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs leading-tight ${BLOCK_STYLE[item.kind]} ${attention ? "ring-2 ring-red-600 ring-offset-1" : ""}`}
       style={{ top: `${top}%`, height: `${height}%` }}
-      title={`${blockName(item.kind, source)} ${item.id}: ${hhmm(item.start)}–${hhmm(item.end)} ${zoneName(item.start, tz)}`}
+      title={`${blockName(item.kind, source)} ${item.id}: ${hhmm(item.start)}–${hhmm(item.end)} ${zoneName(item.start, tz)}${attention ? `; ${STATE_TEXT[attention]} in ${source}` : ""}`}
       data-testid={`timeline-${item.kind}`}
+      data-attention={attention}
     >
+      {attention ? <span className="mr-1 rounded bg-red-600 px-1 font-semibold text-white">{`${STATE_TEXT[attention]} in ${source}`}</span> : null}
       <span className="font-semibold">{blockName(item.kind, source)}</span>
       {item.kind === "external" ? "" : ` · ${label}`} · {hhmm(item.start)}–{hhmm(item.end)}
       {hold ? ` · priority ${item.priority} · held until ${hhmm(item.expiresAt!)}` : ""}
@@ -53,7 +66,7 @@ function Block({ item, dayStart, dayEnd, label, tz, source }: { item: TimelineIt
   );
 }
 
-function DayColumn({ day, items, names, tall, tz, source }: { day: string; items: TimelineItem[]; names: Map<string, string>; tall: boolean; tz: string; source: string }) {
+function DayColumn({ day, items, names, tall, tz, source, attention }: { day: string; items: TimelineItem[]; names: Map<string, string>; tall: boolean; tz: string; source: string; attention: Map<string, EventReconciliationRow["state"]> }) {
   const dayStart = startOfZonedDay(day, tz).getTime();
   const dayEnd = startOfZonedDay(addDays(day, 1), tz).getTime();
   const mine = items.filter((i) => i.start.getTime() < dayEnd && i.end.getTime() > dayStart);
@@ -62,7 +75,7 @@ function DayColumn({ day, items, names, tall, tz, source }: { day: string; items
       <h3 className="mb-1 text-center text-xs font-semibold text-slate-700">{new Date(`${day}T12:00:00Z`).toUTCString().slice(0, 11)}</h3>
       <ol className={`relative rounded-md border border-slate-200 bg-[linear-gradient(to_bottom,var(--color-slate-100)_1px,transparent_1px)] ${tall ? "h-[960px] bg-[length:100%_40px]" : "h-[576px] bg-[length:100%_24px]"}`}>
         {mine.map((item) => (
-          <Block key={item.id} item={item} dayStart={dayStart} dayEnd={dayEnd} tz={tz} source={source} label={item.agentId ? (names.get(item.agentId) ?? item.agentId) : "workspace key"} />
+          <Block key={item.id} item={item} dayStart={dayStart} dayEnd={dayEnd} tz={tz} source={source} attention={item.kind === "event" ? attention.get(item.id) : undefined} label={item.agentId ? (names.get(item.agentId) ?? item.agentId) : "workspace key"} />
         ))}
       </ol>
     </div>
@@ -91,6 +104,8 @@ export default async function CalendarPage({ params, searchParams }: { params: P
   const timeline = await calendarTimeline(workspace.id, id, from, to);
   const agents = await listAgents(workspace.id, { limit: 100 });
   const googleLink = await linkOfCalendar(workspace.id, id);
+  const needing = await eventsNeedingAttention(workspace.id, id);
+  const attention = new Map(needing.map((n) => [n.event.id, n.reconciliation.state]));
   const source = googleLink?.provider === "microsoft" ? "Outlook" : "Google";
   const names = new Map(agents.items.map((a) => [a.id, a.name]));
   const step = view === "week" ? 7 : 1;
@@ -126,6 +141,53 @@ export default async function CalendarPage({ params, searchParams }: { params: P
           ) : null}
         </nav>
       </PageHeader>
+      {needing.length > 0 ? (
+        <Card title={`Needs attention (${needing.length})`} id="attention">
+          <p className="mb-3 text-sm text-slate-700">
+            A person changed these committed events in {source} after AgentDraft booked them. Nothing is moved back: the agent that booked one can re-book it, or cancel it.
+          </p>
+          <ul className="divide-y divide-slate-100 text-sm" aria-label="Events needing attention">
+            {needing.map(({ event, reconciliation: r }) => (
+              <li key={event.id} className="py-2" data-testid="attention-event">
+                <p className="flex flex-wrap items-center gap-2">
+                  <Badge tone={r.state === "conflicted" ? "amber" : "red"}>{STATE_TEXT[r.state]}</Badge>
+                  <span className="font-mono text-xs text-slate-700">{event.id}</span>
+                  <span className="text-slate-600">by {event.agentId ? (names.get(event.agentId) ?? event.agentId) : "workspace key"}</span>
+                </p>
+                <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-slate-800">
+                  <dt className="text-slate-600">AgentDraft</dt>
+                  <dd>
+                    {zonedDateTime(event.startTime, tz)} – {zonedDateTime(event.endTime, tz)} {zoneName(event.startTime, tz)}
+                  </dd>
+                  <dt className="text-slate-600">{source}</dt>
+                  <dd>
+                    {r.providerStatus !== "confirmed"
+                      ? PROVIDER_STATUS_TEXT[r.providerStatus]
+                      : r.providerStart && r.providerEnd
+                        ? `${zonedDateTime(r.providerStart, tz)} – ${zonedDateTime(r.providerEnd, tz)} ${zoneName(r.providerStart, tz)}`
+                        : "there"}
+                    {r.providerChangedBy ? ` (changed by ${r.providerChangedBy})` : ""}
+                  </dd>
+                  <dt className="text-slate-600">Now conflicts with</dt>
+                  <dd>
+                    {r.conflicts.length === 0 ? (
+                      "nothing"
+                    ) : (
+                      <ul>
+                        {r.conflicts.map((c) => (
+                          <li key={c.kind === "event" ? c.id : `${c.link_id}:${c.provider_event_id}`}>
+                            {c.kind === "event" ? `event ${c.id}` : `busy time in ${c.provider === "microsoft" ? "Outlook" : "Google"}`}, {zonedDateTime(new Date(c.start_time), tz)} – {zonedDateTime(new Date(c.end_time), tz)}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </dd>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
       <Card>
         <p className="mb-3 flex flex-wrap gap-4 text-xs text-slate-700">
           <span>
@@ -152,7 +214,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
           </ol>
           <div className={`grid min-w-0 flex-1 gap-1 ${view === "week" ? "grid-cols-7" : "grid-cols-1"}`}>
             {days.map((d) => (
-              <DayColumn key={d} day={d} items={timeline.items} names={names} tall={view === "day"} tz={tz} source={source} />
+              <DayColumn key={d} day={d} items={timeline.items} names={names} tall={view === "day"} tz={tz} source={source} attention={attention} />
             ))}
           </div>
         </div>
@@ -162,6 +224,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
             <li key={i.id}>
               {i.kind === "external" ? `busy in ${source}` : `${i.kind} ${i.id} by ${i.agentId ? (names.get(i.agentId) ?? i.agentId) : "workspace key"}`} from {zonedDateTime(i.start, tz)} to {zonedDateTime(i.end, tz)} {zoneName(i.start, tz)}
               {i.expiresAt ? `, held until ${zonedDateTime(i.expiresAt, tz)}` : ""}
+              {attention.get(i.id) ? `, needs attention: ${STATE_TEXT[attention.get(i.id)!]} in ${source}` : ""}
             </li>
           ))}
         </ul>

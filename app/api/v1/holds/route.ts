@@ -8,7 +8,7 @@ import { APPROVAL_HEADER, gateHold } from "@/lib/domains/approvals/hold-gate";
 
 // POST /api/v1/holds — hold several calendars, all or nothing
 export const POST = withApiKey(placeMultiHoldOp, async ({ req, actor, body }) => {
-  const { hold } = await gateHold(actor, body, req.headers.get(APPROVAL_HEADER), () => placeHold(actor, body));
+  const { hold } = await gateHold(actor, body, req.headers.get(APPROVAL_HEADER), () => placeHold(actor, body, body.rebooks_event_id ?? null));
   return created(serializeHold(hold));
 });
 

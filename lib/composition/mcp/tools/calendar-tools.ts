@@ -75,7 +75,7 @@ export const placeHoldTool = defineTool({
   write: ({ approval_id: _a, ...body }) => ({ path: "/v1/holds", body, status: 201 }),
   run: async ({ actor }, { approval_id, ...args }) => {
     const input = placeMultiHoldInput.parse(args);
-    return serializeHold((await gateHold(actor, input, approval_id ?? null, () => placeHold(actor, input))).hold);
+    return serializeHold((await gateHold(actor, input, approval_id ?? null, () => placeHold(actor, input, input.rebooks_event_id ?? null))).hold);
   },
 });
 

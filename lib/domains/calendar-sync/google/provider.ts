@@ -11,6 +11,10 @@ import { busyInterval, EXPORT_EVENT_PROPERTY, EXPORT_HOLD_PROPERTY, remoteVersio
 import { openChannel, stopChannel } from "./push-channel";
 import { EXPORT_KIND, SYNC_KIND } from "./work-sources";
 import type { calendar_v3 } from "@googleapis/calendar";
+import { createHash } from "node:crypto";
+
+/** The deterministic Google id of an event's own copy (as remoteEventIdFor in ../exports, which imports the providers). */
+const ownEventId = (calendarEventId: string) => `agentdraft${createHash("sha256").update(calendarEventId).digest("hex").slice(0, 40)}`;
 
 const PAGE_SIZE = 250;
 
@@ -117,13 +121,40 @@ export const googleProvider: CalendarProvider = {
     );
     if (existing.data.items?.length) return { ok: true, detail: "already_exported" };
     const title = typeof event.metadata.title === "string" ? event.metadata.title.slice(0, 200) : "Booked by AgentDraft";
+    // A re-booking (issue #32): the export carries the replaced event's Google id, not this event's
+    // own: that event is updated in place (restored if a person deleted it), never a second one.
+    let insertId = row.googleEventId;
+    if (row.googleEventId !== ownEventId(event.id)) {
+      try {
+        await callGoogle(connection.id, () =>
+          api.events.patch({
+            calendarId: row.googleCalendarId,
+            eventId: row.googleEventId,
+            sendUpdates: "none",
+            requestBody: {
+              status: "confirmed",
+              description: `Committed from AgentDraft hold ${event.holdId ?? "-"} (event ${event.id}).`,
+              start: { dateTime: event.startTime.toISOString() },
+              end: { dateTime: event.endTime.toISOString() },
+              extendedProperties: { private: { [EXPORT_EVENT_PROPERTY]: event.id, [EXPORT_HOLD_PROPERTY]: event.holdId ?? "" } },
+            },
+          }),
+        );
+        return { ok: true, detail: "updated" };
+      } catch (err) {
+        const status = googleFailure(err).status;
+        if (status !== 404 && status !== 410) throw err;
+        // Gone for good at Google: this event gets its own copy, under its own deterministic id.
+        insertId = ownEventId(event.id);
+      }
+    }
     try {
       await callGoogle(connection.id, () =>
         api.events.insert({
           calendarId: row.googleCalendarId,
           sendUpdates: "none",
           requestBody: {
-            id: row.googleEventId,
+            id: insertId,
             summary: title,
             description: `Committed from AgentDraft hold ${event.holdId ?? "-"} (event ${event.id}).`,
             start: { dateTime: event.startTime.toISOString() },
@@ -133,7 +164,7 @@ export const googleProvider: CalendarProvider = {
           },
         }),
       );
-      return { ok: true, detail: "inserted" };
+      return { ok: true, detail: "inserted", remoteEventId: insertId };
     } catch (err) {
       // 409 duplicate: our deterministic id is taken, i.e. this event is already there.
       if (googleFailure(err).status === 409) return { ok: true, detail: "already_exported" };

@@ -193,6 +193,29 @@ export const microsoftProvider: CalendarProvider = {
     const found = await findExported(connection, row.googleCalendarId, event.id);
     if (found) return { ok: true, detail: "already_exported", remoteEventId: found };
     const title = typeof event.metadata.title === "string" ? event.metadata.title.slice(0, 200) : "Booked by AgentDraft";
+    // A re-booking (issue #32): the export carries the replaced event's Graph id (ours are
+    // "agentdraft…" until Graph names the event): that event is updated in place, never a second one.
+    if (!row.googleEventId.startsWith("agentdraft")) {
+      try {
+        await graph(connection, `/me/calendars/${encodeURIComponent(row.googleCalendarId)}/events/${encodeURIComponent(row.googleEventId)}`, {
+          method: "PATCH",
+          body: {
+            body: { contentType: "text", content: `Committed from AgentDraft hold ${event.holdId ?? "-"} (event ${event.id}).` },
+            start: { dateTime: event.startTime.toISOString().replace(/Z$/, ""), timeZone: "UTC" },
+            end: { dateTime: event.endTime.toISOString().replace(/Z$/, ""), timeZone: "UTC" },
+            showAs: "busy",
+            singleValueExtendedProperties: [
+              { id: EVENT_PROPERTY_ID, value: event.id },
+              { id: HOLD_PROPERTY_ID, value: event.holdId ?? "" },
+            ],
+          },
+        });
+        return { ok: true, detail: "updated", remoteEventId: row.googleEventId };
+      } catch (err) {
+        // A person deleted it in Outlook: this event gets a copy of its own, below.
+        if (!(err instanceof MicrosoftError && (err.status === 404 || err.status === 410))) throw err;
+      }
+    }
     const created = await graph<{ id: string }>(connection, `/me/calendars/${encodeURIComponent(row.googleCalendarId)}/events`, {
       method: "POST",
       body: {
