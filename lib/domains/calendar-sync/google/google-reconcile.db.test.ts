@@ -54,7 +54,12 @@ describe("reconciliation after commit (Google)", () => {
     fake.updateEvent(setup.gcal, remoteId, { start: { dateTime: T(14) }, end: { dateTime: T(15) }, organizer: { email: "boss@example.com" } });
     // Three runs of the sync at once (a push and the periodic resync racing): one records it.
     const runs = await Promise.all([syncLink(setup.link.id), syncLink(setup.link.id), syncLink(setup.link.id)]);
-    expect(runs.filter((r) => r !== null)).toMatchObject([{ status: "ok", reconciled: 1 }]);
+    // A run that found the link busy skips (null); one that started after the first committed
+    // sees nothing new. Either way the move is recorded by exactly one of them.
+    const ran = runs.filter((r) => r !== null);
+    expect(ran.length).toBeGreaterThanOrEqual(1);
+    for (const r of ran) expect(r).toMatchObject({ status: "ok" });
+    expect(ran.reduce((n, r) => n + (r as { reconciled: number }).reconciled, 0)).toBe(1);
     expect(await reconciliationOf(eventId)).toMatchObject({
       state: "moved_externally",
       provider: "google",
