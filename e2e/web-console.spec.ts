@@ -205,6 +205,7 @@ test("times follow the browser's zone, or the member's setting", async () => {
   await snapBoth("settings-time-zone");
   await page.getByLabel("Show times in").selectOption("");
   await page.getByRole("button", { name: "Save time zone" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Times follow your browser's time zone" })).toBeVisible();
   await page.reload();
   await expect(page.getByTestId("time-zone-now")).toContainText("Europe/Berlin (your browser's)");
 });
