@@ -40,6 +40,13 @@ export function defineTool<S extends z.ZodRawShape>(tool: McpTool<S>): McpTool<S
 
 export const READ_ONLY: Annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
+/**
+ * Reading that changes what the server knows: reading mail as the inbox's agent marks it read and
+ * taints the agent with untrusted content. Not read-only, yet the same call twice changes nothing
+ * more, so it needs no idempotency_key.
+ */
+export const MARKS_READ: Annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
 export const idempotencyKeyArg = z
   .string()
   .min(1)

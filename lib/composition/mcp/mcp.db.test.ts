@@ -51,13 +51,16 @@ describe("MCP server at /api/mcp", () => {
       for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint"] as const) {
         expect(typeof tool.annotations?.[hint], `${tool.name} ${hint}`).toBe("boolean");
       }
-      const writes = !tool.annotations!.readOnlyHint;
+      // Every write takes an idempotency_key, but reading mail (it marks the mail read): the same call twice changes nothing more.
+      const writes = !tool.annotations!.readOnlyHint && !["get_message", "get_thread"].includes(tool.name);
       expect(Object.keys(tool.inputSchema.properties ?? {}).includes("idempotency_key"), tool.name).toBe(writes);
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.release_hold!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.place_hold!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(byName.send_message!.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+    expect(byName.get_message!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true, destructiveHint: false });
+    expect(byName.get_thread!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true, destructiveHint: false });
     expect(byName.place_hold!.inputSchema.required).toEqual(expect.arrayContaining(["calendar_ids", "start_time", "end_time"]));
   });
 

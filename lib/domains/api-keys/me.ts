@@ -2,11 +2,12 @@ import { z } from "zod";
 import { API_KEY_SCOPES } from "../../../db/schema";
 import { defineOperation } from "../../platform/api/operation";
 import type { AuthenticatedKey } from "../../platform/api/authenticate";
-import { getWorkspace } from "../workspaces";
-import { findAgent } from "../agents";
-import { serializeAgent } from "../agents";
-import { agentSchema } from "../agents";
-import { agentTaint } from "../taint";
+import { sql } from "drizzle-orm";
+import { effect } from "../../../db/effect";
+import { rowFromJson } from "../../../db/row-json";
+import { agents } from "../../../db/schema";
+import { agentSchema, serializeAgent } from "../agents";
+import { agentTaintJson, type AgentTaint } from "../taint";
 
 export const meSchema = z
   .object({
@@ -34,21 +35,29 @@ export const getMeOp = defineOperation({
   operationId: "getMe",
   summary: "The workspace, agent and scopes of the calling key",
   tag: "Keys",
+  door: "statement",
   responses: { 200: { description: "Who is calling", schema: meSchema } },
 });
 
+/**
+ * Who is calling, in one statement: the workspace's name, the key's agent and its live taint.
+ * The door rides in it once this instance knows the key (getMeOp's `door: "statement"`), so a
+ * GET /v1/me is one round trip.
+ */
 export async function describeKey(key: AuthenticatedKey): Promise<z.infer<typeof meSchema>> {
-  // The door read the workspace's name and the agent with the key; elsewhere they are read here.
-  const name = key.workspaceName ?? (await getWorkspace(key.workspaceId)).name;
-  const agentRow = key.agentId ? (key.agent ?? (await findAgent(key.workspaceId, key.agentId))) : null;
-  const agent = agentRow ? serializeAgent(agentRow) : null;
-  const taint = await agentTaint({ type: "key", workspaceId: key.workspaceId, keyId: key.id, agentId: key.agentId });
+  const actor = { type: "key" as const, workspaceId: key.workspaceId, keyId: key.id, agentId: key.agentId };
+  const read = await effect<{ workspace_name: string; agent: Record<string, unknown> | null; taint: AgentTaint | null }>(sql`
+    select jsonb_build_object(
+      'workspace_name', (select w.name from workspaces w where w.id = ${key.workspaceId}),
+      'agent', ${key.agentId ? sql`(select to_jsonb(a) from agents a where a.id = ${key.agentId} and a.workspace_id = ${key.workspaceId})` : sql`null::jsonb`},
+      'taint', ${agentTaintJson(actor)}) as out`);
+  const agentRow = read.agent ? rowFromJson(agents, read.agent) : null;
   return {
     object: "me",
-    workspace: { id: key.workspaceId, name },
-    agent,
+    workspace: { id: key.workspaceId, name: read.workspace_name },
+    agent: agentRow ? serializeAgent(agentRow) : null,
     api_key: { id: key.id, mode: key.mode },
     scopes: key.scopes ?? [...API_KEY_SCOPES],
-    taint: taint ? { message_id: taint.message_id, from: taint.from, reasons: taint.reasons, read_at: taint.read_at!, tainted_until: taint.tainted_until! } : null,
+    taint: read.taint,
   };
 }

@@ -1,6 +1,7 @@
-import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
+import { jsonValue } from "../../../db/row-json";
 import { queryable, transaction } from "../../../db/transaction";
-import { agentTaints, type MessageRow, type TaintChannel } from "../../../db/schema";
+import type { MessageRow, TaintChannel } from "../../../db/schema";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { taintOfMessage, type MailTaint } from "./untrusted-mail";
@@ -88,21 +89,25 @@ export type Taint = MailTaint & { source: "agent_read" | "trace" | "reply_parent
 /** The agent's live taint (the untrusted message it read last), or null. One indexed read. */
 export async function agentTaint(actor: KeyActor): Promise<Taint | null> {
   const q = await queryable();
-  const [row] = await q
-    .select()
-    .from(agentTaints)
-    .where(and(eq(agentTaints.workspaceId, actor.workspaceId), inArray(agentTaints.reader, readersOf(actor)), isNull(agentTaints.clearedAt), gt(agentTaints.expiresAt, sql`clock_timestamp()`)))
-    .orderBy(desc(agentTaints.lastReadAt))
-    .limit(1);
-  if (!row) return null;
-  return {
-    source: "agent_read",
-    message_id: row.messageId,
-    from: row.fromEmail,
-    reasons: row.reasons as MailTaint["reasons"],
-    read_at: row.lastReadAt.toISOString(),
-    tainted_until: row.expiresAt.toISOString(),
-  };
+  const { rows } = await q.execute<{ taint: unknown }>(sql`select ${agentTaintJson(actor)} as taint`);
+  const taint = rows[0]?.taint ? jsonValue<AgentTaint>(rows[0].taint) : null;
+  return taint ? { source: "agent_read", ...taint } : null;
+}
+
+/** A live taint as agentTaintJson answers it. */
+export type AgentTaint = Pick<MailTaint, "message_id" | "from" | "reasons"> & { read_at: string; tainted_until: string };
+
+/**
+ * The agent's live taint as a jsonb expression (null when none), for a statement that reads it
+ * beside other things (GET /v1/me answers in one statement).
+ */
+export function agentTaintJson(actor: KeyActor): SQL {
+  return sql`(select jsonb_build_object('message_id', t.message_id, 'from', t.from_email, 'reasons', to_jsonb(t.reasons),
+      'read_at', agentdraft_iso(t.last_read_at), 'tainted_until', agentdraft_iso(t.expires_at))
+    from agent_taints t
+    where t.workspace_id = ${actor.workspaceId} and t.reader = any(${sql.param(readersOf(actor))}::text[])
+      and t.cleared_at is null and t.expires_at > clock_timestamp()
+    order by t.last_read_at desc limit 1)`;
 }
 
 /** The received messages whose bodies events carry (`email.received`: the message as the API serializes it). */

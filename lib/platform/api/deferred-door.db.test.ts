@@ -51,6 +51,26 @@ describe("the door inside the operation's statement", () => {
     }
   });
 
+  it("GET /v1/me reads the workspace, the agent and the taint in the door's statement: one round trip", async () => {
+    const { workspace, key, row } = await setup();
+    const first = await api("/api/v1/me", { key });
+    expect(first.status).toBe(200); // the key is admitted on its own the first time
+    const db = await getDb();
+    const execute = vi.spyOn((db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client, "query");
+    try {
+      const me = await api("/api/v1/me", { key });
+      expect(me.status).toBe(200);
+      expect(me.json).toEqual(first.json);
+      expect(me.json).toMatchObject({ object: "me", workspace: { id: workspace.id, name: workspace.name }, api_key: { id: row.id }, taint: null });
+      expect(me.headers.get("ratelimit-remaining")).toBe("2");
+      expect(execute).toHaveBeenCalledTimes(1);
+    } finally {
+      execute.mockRestore();
+    }
+    await revokeKey(operatorActor(workspace.id), row.id);
+    expect((await api("/api/v1/me", { key })).status).toBe(401);
+  });
+
   it("a key revoked since it was admitted here changes nothing: 401, and no hold", async () => {
     const { workspace, row, place, heldRows } = await setup();
     expect((await place(1)).status).toBe(201);

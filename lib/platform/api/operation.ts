@@ -24,6 +24,12 @@ export type Operation<Body extends z.ZodType = z.ZodType, Query extends z.ZodTyp
    */
   idempotency?: "statement";
   /**
+   * "statement": a read whose handler reads through exactly one `effect` statement, so the door
+   * (key, scopes, rate limits, revocation) rides in it once this instance knows the key: one
+   * round trip per request (GET /v1/me).
+   */
+  door?: "statement";
+  /**
    * Bytes this operation's body may have over API_MAX_BODY_BYTES (the mail routes that take
    * attachments as base64). Stated in the OpenAPI description of the operation.
    */

@@ -51,8 +51,9 @@ export function withApiKey<B extends z.ZodType, Q extends z.ZodType>(
       const idempotencyKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
       const wellFormedKey = idempotencyKey !== null && isIdempotencyKey(idempotencyKey) ? idempotencyKey : null;
       // A one-statement change, untraced, takes the door (and the lookup of its Idempotency-Key's
-      // stored response) into its statement.
-      deferred = op.idempotency === "statement" && idempotencyKey === wellFormedKey && !req.headers.has("x-trace-id") ? deferDoor(req, wellFormedKey) : null;
+      // stored response) into its statement; so does a one-statement read.
+      const oneStatement = op.idempotency === "statement" ? idempotencyKey === wellFormedKey : op.door === "statement" && idempotencyKey === null;
+      deferred = oneStatement && !req.headers.has("x-trace-id") ? deferDoor(req, wellFormedKey) : null;
       const { key, traceId, stored } = deferred ?? (await admitRequest(req, headers, wellFormedKey));
       requireScope(key, op.scope);
       if (req.method !== "GET" && req.method !== "HEAD") armSweepForWrite();
