@@ -603,7 +603,7 @@ export interface paths {
         put?: never;
         /**
          * Start a draft: a new message, a reply or a forward, kept for editing and review
-         * @description A reply draft takes its To (the sender's Reply-To, or with `reply_all` everyone on the message), Cc, subject (`Re: ...`) and threading from the message in `in_reply_to`, as the reply endpoint does; fields you give replace them. A draft has a message's limits (50 recipients, subject and body sizes). `draft.created` fires. Send an Idempotency-Key to make retries safe.
+         * @description A reply draft takes its To (the sender's Reply-To, or with `reply_all` everyone on the message), Cc, subject (`Re: ...`) and threading from the message in `in_reply_to`, as the reply endpoint does; fields you give replace them. A draft has a message's limits (50 recipients, subject and body sizes). `draft.created` fires. Send an Idempotency-Key to make retries safe. Attachments (`attachments`): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as base64, the limits checked before anything is stored (400 naming the field); this route's body may be 34962776 bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (executables refused) and its bytes stored once per workspace by SHA-256; the draft lists them (filename, content_type, size, sha256) without their bytes.
          */
         post: operations["createDraft"];
         delete?: never;
@@ -635,7 +635,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a draft (only the version you read)
-         * @description Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). The version is required. A `returned` draft edited is a draft again. A sent or discarded draft cannot change (409).
+         * @description Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). The version is required. A `returned` draft edited is a draft again. A sent or discarded draft cannot change (409). `attachments`, when given, replaces the draft's files. Attachments (`attachments`): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as base64, the limits checked before anything is stored (400 naming the field); this route's body may be 34962776 bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (executables refused) and its bytes stored once per workspace by SHA-256; the draft lists them (filename, content_type, size, sha256) without their bytes.
          */
         patch: operations["updateDraft"];
         trace?: never;
@@ -1764,6 +1764,14 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
+            /** @description the draft's own files (their bytes are not returned); a forward also sends the original's */
+            attachments: {
+                filename: string;
+                /** @description sniffed from the bytes */
+                content_type: string;
+                size: number;
+                sha256: string;
+            }[];
             /**
              * @description draft: editable; returned: a person sent it back (`review_note` says why; edit it to make it a draft again); sent: it became `message_id` (which may wait for approval: `approval_id`); discarded
              * @enum {string}
@@ -5864,7 +5872,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description new, reply (to `in_reply_to`: To, subject and threading come from that message) or forward (of `in_reply_to`; stored, not yet sendable)
+                     * @description new, reply (to `in_reply_to`: To, subject and threading come from that message) or forward (of `in_reply_to`; its files go too)
                      * @default new
                      * @enum {string}
                      */
@@ -5899,6 +5907,15 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    /** @description the draft's files: at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as send takes them; each type sniffed from its bytes (executables refused), each stored once per workspace by SHA-256. A forward also sends the original's files (together within the same limits) */
+                    attachments?: {
+                        /** @description the file's name: its last path segment is kept, control and reserved characters (/ \ : * ? " < > |) become _, at most 255 characters */
+                        filename: string;
+                        /** @description the file's bytes, base64; at most 10485760 bytes decoded */
+                        content_base64: string;
+                        /** @description what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs */
+                        content_type?: string;
+                    }[];
                 };
             };
         };
@@ -6158,6 +6175,15 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    /** @description replaces the draft's files (`[]` removes them): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as send takes them; each type sniffed from its bytes (executables refused), each stored once per workspace by SHA-256 */
+                    attachments?: {
+                        /** @description the file's name: its last path segment is kept, control and reserved characters (/ \ : * ? " < > |) become _, at most 255 characters */
+                        filename: string;
+                        /** @description the file's bytes, base64; at most 10485760 bytes decoded */
+                        content_base64: string;
+                        /** @description what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs */
+                        content_type?: string;
+                    }[];
                 };
             };
         };

@@ -15,6 +15,7 @@ import { findMessage } from "./read-mail";
 import { checkCustomHeaders } from "./outbound/headers";
 import { replyReferences, type Draft } from "./outbound/compose";
 import { draftForForward, draftForReply } from "./outbound/send-message";
+import { blobRef, filesFromBlobs, prepareAttachments, storeBlobs } from "./outbound/attachments";
 import type { createDraftInput, listDraftsQuery, updateDraftInput } from "./draft-schemas";
 
 /**
@@ -35,6 +36,8 @@ export function draftActor(actor: Actor): DraftActor {
 
 /** `POST /v1/inboxes/{id}/drafts`: a reply takes its To, Cc and subject from the message it answers (as the reply endpoint does); given fields replace them. */
 export async function createDraft(actor: Actor, inboxId: string, input: z.output<typeof createDraftInput>): Promise<DraftRow> {
+  // Files are decoded and sniffed first: a refused one changes nothing.
+  const files = prepareAttachments(input.attachments);
   const headers = checkCustomHeaders(input.headers);
   let inbox: InboxRow;
   let derived: { to: string[]; cc: string[]; subject: string } = { to: [], cc: [], subject: "" };
@@ -51,6 +54,7 @@ export async function createDraft(actor: Actor, inboxId: string, input: z.output
     }
   }
   return transaction(async (tx) => {
+    await storeBlobs(tx, inbox.workspaceId, files);
     const [row] = await tx
       .insert(drafts)
       .values({
@@ -66,6 +70,7 @@ export async function createDraft(actor: Actor, inboxId: string, input: z.output
         text: input.text,
         html: input.html ?? null,
         headers: Object.keys(headers).length ? headers : null,
+        attachments: files.map(blobRef),
         createdBy: draftActor(actor),
       })
       .returning();
@@ -106,8 +111,18 @@ export async function getDraft(actor: Actor, id: string): Promise<DraftRow> {
   return row;
 }
 
+/** A draft's own file `index` (0-based), its bytes read back and checked against its hash. */
+export async function draftFile(actor: Actor, id: string, index: number) {
+  const row = await getDraft(actor, id);
+  const ref = Number.isSafeInteger(index) && index >= 0 ? row.attachments[index] : undefined;
+  if (!ref) throw notFound("attachment", `${id}/${index}`);
+  const [file] = await filesFromBlobs(row.workspaceId, [ref]);
+  return file!;
+}
+
 /** `PATCH /v1/drafts/{id}`: only the version read, only while it is a draft or was returned (it is a draft again). */
 export async function updateDraft(actor: Actor, id: string, version: number, input: Omit<z.output<typeof updateDraftInput>, "version">): Promise<DraftRow> {
+  const files = input.attachments === undefined ? undefined : prepareAttachments(input.attachments);
   const current = await getDraft(actor, id);
   const headers = input.headers === undefined ? undefined : checkCustomHeaders(input.headers);
   const next = { to: input.to ?? current.to, cc: input.cc ?? current.cc, bcc: input.bcc ?? current.bcc };
@@ -115,9 +130,11 @@ export async function updateDraft(actor: Actor, id: string, version: number, inp
     throw new AppError("validation_failed", "At most 50 recipients in to, cc and bcc together.", { errors: [{ field: "to", message: "at most 50 recipients in to, cc and bcc together" }] });
   }
   return transaction(async (tx) => {
+    if (files) await storeBlobs(tx, current.workspaceId, files);
     const [row] = await tx
       .update(drafts)
       .set({
+        ...(files ? { attachments: files.map(blobRef) } : {}),
         ...(input.to ? { to: input.to } : {}),
         ...(input.cc ? { cc: input.cc } : {}),
         ...(input.bcc ? { bcc: input.bcc } : {}),
@@ -201,7 +218,9 @@ export async function composeStoredDraft(actor: Actor, row: DraftRow): Promise<{
   if (missing.length) throw new AppError("unprocessable_message", `Draft ${row.id} cannot be sent without ${missing.join(", ")}.`, { reason: "incomplete_draft", errors: missing.map((field) => ({ field, message: "required to send" })) });
   if (forward) {
     // A forward draft's text is the note above the forwarded message, which goes with its files.
-    const forward = await draftForForward(actor, row.inReplyToMessageId!, { to: row.to, cc: row.cc, note: row.text || undefined, include_attachments: true, headers: row.headers ?? undefined });
+    // Its own files go after the original's, within one message's limits together.
+    const own = await filesFromBlobs(row.workspaceId, row.attachments);
+    const forward = await draftForForward(actor, row.inReplyToMessageId!, { to: row.to, cc: row.cc, note: row.text || undefined, include_attachments: true, headers: row.headers ?? undefined }, own);
     return { inbox: forward.inbox, draft: forward.draft, parent: forward.original };
   }
   const inbox = await getInbox(actor, row.inboxId);
@@ -218,7 +237,7 @@ export async function composeStoredDraft(actor: Actor, row: DraftRow): Promise<{
       html: row.html ?? undefined,
       ...(parent && row.kind === "reply" ? { inReplyTo: parent.messageId, references: replyReferences(parent) } : { references: [] }),
       headers: checkCustomHeaders(row.headers ?? undefined),
-      attachments: [],
+      attachments: await filesFromBlobs(row.workspaceId, row.attachments),
     },
   };
 }
@@ -273,6 +292,7 @@ export function serializeDraft(d: DraftRow) {
     text: d.text,
     html: d.html,
     headers: d.headers ?? {},
+    attachments: d.attachments.map((a) => ({ filename: a.filename, content_type: a.content_type, size: a.size, sha256: a.sha256 })),
     status: d.status,
     review_note: d.reviewNote,
     version: d.version,

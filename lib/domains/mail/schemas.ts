@@ -215,14 +215,17 @@ const attachmentInput = z.object({
     .describe("what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs"),
 });
 
-const attachmentList = z
+/** Files given with a message or a draft: the limits checked before anything is decoded. */
+export const attachmentFiles = z
   .array(attachmentInput)
   .max(L.count, `at most ${L.count} attachments on one message`)
-  .default([])
   .refine(
     (list) => list.reduce((n, a) => n + (isBase64(a.content_base64) ? decodedLength(a.content_base64) : 0), 0) <= L.totalBytes,
     `at most ${L.totalBytes} bytes of attachments in all, decoded`,
-  )
+  );
+
+const attachmentList = attachmentFiles
+  .default([])
   .describe(
     `files to attach: at most ${L.count}, ${L.fileBytes} bytes each and ${L.totalBytes} in all (decoded). The type is sniffed from the bytes (PDF, PNG, JPEG, GIF, WebP, ZIP, Word, Excel, PowerPoint, text; anything else is application/octet-stream); executables (MZ, ELF, Mach-O, #! scripts) are refused. Each file is stored once per workspace by its SHA-256.`,
   );

@@ -27,7 +27,7 @@ import { configuredTransport } from "../send-mail";
 import { MAX_SEND_RECIPIENTS, type forwardInput, type replyInput, type sendMessageInput } from "../schemas";
 import { checkCustomHeaders } from "./headers";
 import { composeOutbound, forwardSubject, outboundMessageId, replyReferences, replySubject, type Draft } from "./compose";
-import { ATTACHMENT_LIMITS, prepareAttachments, prepareFiles, storeBlobs } from "./attachments";
+import { ATTACHMENT_LIMITS, prepareAttachments, prepareFiles, storeBlobs, type PreparedAttachment } from "./attachments";
 import { attachmentStream } from "../attachment-response";
 import { queryable } from "../../../../db/transaction";
 import { attachments as attachmentsTable } from "../../../../db/schema";
@@ -124,14 +124,21 @@ export async function draftForReply(actor: Actor, parentId: string, input: Reply
  * a thread; in the sending inbox it joins the original's thread, and `forwarded_from` links them.
  * Forwarding carries the original's content: it taints the agent as reading it would.
  */
-export async function draftForForward(actor: Actor, originalId: string, input: ForwardInput): Promise<{ inbox: InboxRow; draft: Draft; original: MessageRow }> {
+export async function draftForForward(
+  actor: Actor,
+  originalId: string,
+  input: ForwardInput,
+  /** A forward draft's own files, sent after the original's (within one message's limits together). */
+  own: PreparedAttachment[] = [],
+): Promise<{ inbox: InboxRow; draft: Draft; original: MessageRow }> {
   const original = await findMessage(actor, originalId);
   if (original.direction === "outbound" && (original.status === "pending_approval" || original.status === "discarded")) {
     throw new AppError("conflict", `Message ${original.id} is ${original.status}: a message that waits for (or was refused) a person's approval cannot be forwarded.`);
   }
   const inbox = await getInbox(actor, original.inboxId);
   await assertInboxCanSend(inbox);
-  const attachments = input.include_attachments ? await forwardedFiles(original) : [];
+  const forwarded = input.include_attachments ? await forwardedFiles(original) : [];
+  const attachments = own.length ? prepareFiles([...forwarded, ...own].map((a) => ({ filename: a.filename, declared: a.contentType, bytes: a.bytes })), "attachments") : forwarded;
   await recordReads(actor, [original]);
   const headerBlock = forwardedHeaderBlock(original);
   const text = `${input.note ? `${input.note}\n\n` : ""}${headerBlock.join("\n")}\n\n${original.text}`;

@@ -63,6 +63,26 @@ export default async function DraftPage({ params }: { params: Promise<{ id: stri
           <dd>
             <Time at={draft.updatedAt} />
           </dd>
+          {draft.attachments.length || draft.kind === "forward" ? (
+            <>
+              <dt className="text-slate-600">Attachments</dt>
+              <dd>
+                {draft.attachments.length ? (
+                  <ul className="list-disc pl-4" data-testid="draft-attachments">
+                    {draft.attachments.map((a, i) => (
+                      <li key={`${i}-${a.sha256}`}>
+                        <a className={linkClass} href={`/inboxes/${id}/drafts/${draft.id}/attachments/${i}`} download={a.filename}>
+                          {a.filename}
+                        </a>{" "}
+                        ({a.content_type}, {a.size} bytes)
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+                {draft.kind === "forward" ? <p className="text-slate-600">The forwarded message&apos;s own attachments go with it too.</p> : null}
+              </dd>
+            </>
+          ) : null}
           {draft.reviewNote ? (
             <>
               <dt className="text-slate-600">Review note</dt>
