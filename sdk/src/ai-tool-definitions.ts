@@ -380,6 +380,17 @@ export const TOOL_DEFINITIONS = [
             "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
           }
         },
+        "bcc": {
+          "description": "blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only",
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
         "subject": {
           "type": "string",
           "minLength": 1,
@@ -709,7 +720,7 @@ export const TOOL_DEFINITIONS = [
           }
         },
         "bcc": {
-          "description": "kept on the draft; a draft with Bcc recipients cannot be sent yet",
+          "description": "blind copies: delivered, never named in the message's headers; the sent message lists them for the workspace",
           "maxItems": 50,
           "type": "array",
           "items": {

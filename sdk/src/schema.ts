@@ -651,7 +651,7 @@ export interface paths {
         put?: never;
         /**
          * Send a draft through the usual send path, exactly once
-         * @description The draft is composed and sent as POST /v1/inboxes/{id}/messages sends (or as a reply, threaded), under the same mail policies and taint rules: sent, 201 with the message; held for a person, 202 with the message `pending_approval` and its `approval_id` (exactly those bytes go out once approved). Either way the draft is `sent` with `message_id`. Of sends racing for one draft, one makes a message; the others are 409. A returned, sent or discarded draft is 409; a forward or a draft with Bcc recipients is 422 (not yet available). Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). Send an Idempotency-Key to make retries safe.
+         * @description The draft is composed and sent as POST /v1/inboxes/{id}/messages sends (or as a reply, threaded), under the same mail policies and taint rules: sent, 201 with the message; held for a person, 202 with the message `pending_approval` and its `approval_id` (exactly those bytes go out once approved). Either way the draft is `sent` with `message_id`. Of sends racing for one draft, one makes a message; the others are 409. A returned, sent or discarded draft is 409; an incomplete one is 422. Bcc recipients are delivered (Resend's `bcc`, or locally) and never named in the message's headers; with every To and Cc an inbox here and a Bcc outside, the send is 422 (`bcc_needs_external_recipient`). Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). Send an Idempotency-Key to make retries safe.
          */
         post: operations["sendDraft"];
         delete?: never;
@@ -1629,6 +1629,11 @@ export interface components {
                 email: string;
             }[];
             cc: {
+                name: string | null;
+                email: string;
+            }[];
+            /** @description outbound: the Bcc recipients, delivered but never in the message's headers or source; received mail: empty */
+            bcc: {
                 name: string | null;
                 email: string;
             }[];
@@ -4790,6 +4795,8 @@ export interface operations {
                 "application/json": {
                     to: string[];
                     cc?: string[];
+                    /** @description blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only */
+                    bcc?: string[];
                     subject: string;
                     /** @description the plain-text body */
                     text: string;
@@ -5892,7 +5899,7 @@ export interface operations {
                     /** @description new and forward: the recipients; reply: replaces those derived from the message */
                     to?: string[];
                     cc?: string[];
-                    /** @description kept on the draft; a draft with Bcc recipients cannot be sent yet */
+                    /** @description blind copies: delivered, never named in the message's headers; the sent message lists them for the workspace */
                     bcc?: string[];
                     /** @description reply: default `Re: ` and the message's subject */
                     subject?: string;

@@ -16,6 +16,7 @@ const editForm = z.object({
   ...ids,
   to: addresses,
   cc: addresses,
+  bcc: addresses,
   subject: z.string().max(900),
   text: z.string().max(500_000),
   html: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), z.string().max(2_000_000).nullable()),

@@ -113,7 +113,8 @@ async function parentTaint(parent: MessageRow): Promise<Taint | null> {
  */
 async function matchMailPolicy(workspaceId: string, inbox: InboxRow, draft: Draft, tainted: boolean): Promise<ApprovalPolicyRow | null> {
   const q = await queryable();
-  const recipients = [...draft.to, ...draft.cc].map((a) => a.toLowerCase());
+  // Blind copies are recipients too: a rule on a domain or on new recipients sees them.
+  const recipients = [...draft.to, ...draft.cc, ...(draft.bcc ?? [])].map((a) => a.toLowerCase());
   const domains = [...new Set(recipients.map((a) => a.split("@")[1] ?? ""))];
   const candidates = await q
     .select()
@@ -148,7 +149,7 @@ async function holdForApproval(
   before?: (tx: Transaction, messageId: string, approvalId: string) => Promise<void>,
 ): Promise<Omit<GatedSend, "notes">> {
   const composed = await composeForSending(inbox, draft);
-  const recipients = [...draft.to, ...draft.cc];
+  const recipients = [...draft.to, ...draft.cc, ...(draft.bcc ?? [])];
   const action = {
     type: MAIL_ACTION_CLASS,
     inbox_id: inbox.id,
@@ -157,6 +158,8 @@ async function holdForApproval(
     from: inbox.address,
     to: draft.to,
     cc: draft.cc,
+    // Not in the bytes (Bcc never is): named here, so the approver sees and the receipt binds who else receives them.
+    ...(draft.bcc?.length ? { bcc: draft.bcc } : {}),
     subject: draft.subject,
     rfc822_sha256: composed.parsed.sha256,
     size_bytes: composed.raw.length,

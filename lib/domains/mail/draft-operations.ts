@@ -78,7 +78,7 @@ export const sendDraftOp = defineOperation({
   operationId: "sendDraft",
   summary: "Send a draft through the usual send path, exactly once",
   description:
-    `The draft is composed and sent as POST /v1/inboxes/{id}/messages sends (or as a reply, threaded), under the same mail policies and taint rules: sent, 201 with the message; held for a person, 202 with the message \`pending_approval\` and its \`approval_id\` (exactly those bytes go out once approved). Either way the draft is \`sent\` with \`message_id\`. Of sends racing for one draft, one makes a message; the others are 409. A returned, sent or discarded draft is 409; a forward or a draft with Bcc recipients is 422 (not yet available). ${versions} Send an Idempotency-Key to make retries safe.`,
+    `The draft is composed and sent as POST /v1/inboxes/{id}/messages sends (or as a reply, threaded), under the same mail policies and taint rules: sent, 201 with the message; held for a person, 202 with the message \`pending_approval\` and its \`approval_id\` (exactly those bytes go out once approved). Either way the draft is \`sent\` with \`message_id\`. Of sends racing for one draft, one makes a message; the others are 409. A returned, sent or discarded draft is 409; an incomplete one is 422. Bcc recipients are delivered (Resend's \`bcc\`, or locally) and never named in the message's headers; with every To and Cc an inbox here and a Bcc outside, the send is 422 (\`bcc_needs_external_recipient\`). ${versions} Send an Idempotency-Key to make retries safe.`,
   tag,
   scope,
   body: sendDraftInput,

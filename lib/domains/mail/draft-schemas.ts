@@ -28,7 +28,7 @@ export const createDraftInput = z
     allow_automated: z.boolean().default(false).describe("reply: replying to automated mail is refused unless this is true (a mail loop)"),
     to: recipients.optional().describe("new and forward: the recipients; reply: replaces those derived from the message"),
     cc: recipients.optional(),
-    bcc: recipients.optional().describe("kept on the draft; a draft with Bcc recipients cannot be sent yet"),
+    bcc: recipients.optional().describe("blind copies: delivered, never named in the message's headers; the sent message lists them for the workspace"),
     subject: subject.optional().describe("reply: default `Re: ` and the message's subject"),
     text: text.default(""),
     html,

@@ -211,7 +211,6 @@ const agentOf = async (row: DraftRow) => {
  */
 export async function composeStoredDraft(actor: Actor, row: DraftRow): Promise<{ inbox: InboxRow; draft: Draft; parent: MessageRow | null }> {
   if (row.status !== "draft") throw await refusal(await queryable(), row.id, row.version, "send");
-  if (row.bcc.length) throw new AppError("unprocessable_message", `Draft ${row.id} has Bcc recipients: Bcc is not sent yet. Move them to cc, or remove them.`, { reason: "bcc_not_available" });
   // A forward's subject is the original's, and its text (a note above it) may be empty.
   const forward = row.kind === "forward";
   const missing = [!row.to.length && "to", !forward && !row.subject.trim() && "subject", !forward && !row.text.length && "text"].filter((f): f is string => !!f);
@@ -221,7 +220,7 @@ export async function composeStoredDraft(actor: Actor, row: DraftRow): Promise<{
     // Its own files go after the original's, within one message's limits together.
     const own = await filesFromBlobs(row.workspaceId, row.attachments);
     const forward = await draftForForward(actor, row.inReplyToMessageId!, { to: row.to, cc: row.cc, note: row.text || undefined, include_attachments: true, headers: row.headers ?? undefined }, own);
-    return { inbox: forward.inbox, draft: forward.draft, parent: forward.original };
+    return { inbox: forward.inbox, draft: { ...forward.draft, bcc: blind(row) }, parent: forward.original };
   }
   const inbox = await getInbox(actor, row.inboxId);
   await assertInboxCanSend(inbox);
@@ -232,6 +231,7 @@ export async function composeStoredDraft(actor: Actor, row: DraftRow): Promise<{
     draft: {
       to: row.to,
       cc: row.cc.filter((a) => !row.to.includes(a)),
+      bcc: blind(row),
       subject: row.subject,
       text: row.text,
       html: row.html ?? undefined,
@@ -241,6 +241,9 @@ export async function composeStoredDraft(actor: Actor, row: DraftRow): Promise<{
     },
   };
 }
+
+/** A draft's Bcc recipients that are not already in To or Cc. */
+const blind = (row: DraftRow) => [...new Set(row.bcc)].filter((a) => !row.to.includes(a) && !row.cc.includes(a));
 
 /**
  * Inside the transaction that stores the message: the draft, still at the version that was

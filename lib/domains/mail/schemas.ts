@@ -110,6 +110,7 @@ export const messageSchema = z
     from: address,
     to: z.array(address),
     cc: z.array(address),
+    bcc: z.array(address).describe("outbound: the Bcc recipients, delivered but never in the message's headers or source; received mail: empty"),
     subject: z.string(),
     date: z.iso.datetime().nullable(),
     extracted_text: z
@@ -237,6 +238,7 @@ export const sendMessageInput = z
   .object({
     to: z.array(recipient).min(1).max(50),
     cc: z.array(recipient).max(50).default([]),
+    bcc: z.array(recipient).max(50).default([]).describe("blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only"),
     subject: z.string().trim().min(1).max(900).refine((v) => !/[\r\n\0]/.test(v), "the subject cannot contain line breaks"),
     text,
     html,
@@ -244,7 +246,7 @@ export const sendMessageInput = z
     attachments: attachmentList,
     require_approval: requireApproval,
   })
-  .refine((v) => v.to.length + v.cc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to and cc together`, path: ["cc"] });
+  .refine((v) => v.to.length + v.cc.length + v.bcc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to, cc and bcc together`, path: ["cc"] });
 
 export const replyInput = z.object({
   require_approval: requireApproval,

@@ -56,7 +56,7 @@ export default async function DraftPage({ params }: { params: Promise<{ id: stri
           {draft.bcc.length ? (
             <>
               <dt className="text-slate-600">Bcc</dt>
-              <dd>{draft.bcc.join(", ")} (not sent yet: Bcc is kept on the draft only)</dd>
+              <dd>{draft.bcc.join(", ")} (delivered, never named in the message&apos;s headers)</dd>
             </>
           ) : null}
           <dt className="text-slate-600">Last change</dt>
@@ -120,6 +120,9 @@ export default async function DraftPage({ params }: { params: Promise<{ id: stri
               </Field>
               <Field label="Cc (comma-separated)" name="cc">
                 <input id="cc" name="cc" defaultValue={draft.cc.join(", ")} className={inputClass} />
+              </Field>
+              <Field label="Bcc (comma-separated)" name="bcc">
+                <input id="bcc" name="bcc" defaultValue={draft.bcc.join(", ")} className={inputClass} />
               </Field>
               <Field label="Subject" name="subject">
                 <input id="subject" name="subject" maxLength={900} defaultValue={draft.subject} className={inputClass} />
