@@ -15,7 +15,7 @@ import { findMessage } from "./read-mail";
 import { checkCustomHeaders } from "./outbound/headers";
 import { replyReferences, type Draft } from "./outbound/compose";
 import { draftForForward, draftForReply } from "./outbound/send-message";
-import { blobRef, filesFromBlobs, prepareAttachments, storeBlobs } from "./outbound/attachments";
+import { blobRef, filesFromBlobs, prepareAttachments, storeBlobs, type PreparedAttachment } from "./outbound/attachments";
 import type { createDraftInput, listDraftsQuery, updateDraftInput } from "./draft-schemas";
 
 /**
@@ -121,7 +121,16 @@ export async function draftFile(actor: Actor, id: string, index: number) {
 }
 
 /** `PATCH /v1/drafts/{id}`: only the version read, only while it is a draft or was returned (it is a draft again). */
-export async function updateDraft(actor: Actor, id: string, version: number, input: Omit<z.output<typeof updateDraftInput>, "version">): Promise<DraftRow> {
+export async function updateDraft(actor: Actor, id: string, version: number, input: DraftEdit): Promise<DraftRow> {
+  const edit = await prepareDraftEdit(actor, id, input);
+  return transaction((tx) => writeDraftEdit(tx, actor, edit, version, null));
+}
+
+export type DraftEdit = Omit<z.output<typeof updateDraftInput>, "version">;
+/** An edit checked before any work: its files decoded and sniffed, its headers and recipient count checked. */
+export type PreparedDraftEdit = { current: DraftRow; input: DraftEdit; files: PreparedAttachment[] | undefined; headers: Record<string, string> | undefined };
+
+export async function prepareDraftEdit(actor: Actor, id: string, input: DraftEdit): Promise<PreparedDraftEdit> {
   const files = input.attachments === undefined ? undefined : prepareAttachments(input.attachments);
   const current = await getDraft(actor, id);
   const headers = input.headers === undefined ? undefined : checkCustomHeaders(input.headers);
@@ -129,29 +138,40 @@ export async function updateDraft(actor: Actor, id: string, version: number, inp
   if (next.to.length + next.cc.length + next.bcc.length > 50) {
     throw new AppError("validation_failed", "At most 50 recipients in to, cc and bcc together.", { errors: [{ field: "to", message: "at most 50 recipients in to, cc and bcc together" }] });
   }
-  return transaction(async (tx) => {
-    if (files) await storeBlobs(tx, current.workspaceId, files);
-    const [row] = await tx
-      .update(drafts)
-      .set({
-        ...(files ? { attachments: files.map(blobRef) } : {}),
-        ...(input.to ? { to: input.to } : {}),
-        ...(input.cc ? { cc: input.cc } : {}),
-        ...(input.bcc ? { bcc: input.bcc } : {}),
-        ...(input.subject !== undefined ? { subject: input.subject } : {}),
-        ...(input.text !== undefined ? { text: input.text } : {}),
-        ...(input.html !== undefined ? { html: input.html } : {}),
-        ...(headers !== undefined ? { headers: Object.keys(headers).length ? headers : null } : {}),
-        status: "draft",
-        version: sql`${drafts.version} + 1`,
-        updatedAt: sql`clock_timestamp()`,
-      })
-      .where(and(eq(drafts.id, id), eq(drafts.version, version), inArray(drafts.status, EDITABLE)))
-      .returning();
-    if (!row) throw await refusal(tx, id, version, "edit");
-    await appendAudit(tx, [{ actor, action: "draft.updated", resource: { type: "draft", id }, agentId: await agentOf(row), summary: { version: row.version, fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined) } }]);
-    return row;
-  });
+  return { current, input, files, headers };
+}
+
+/**
+ * Writes an edit of the version read, inside the caller's transaction. A draft being edited is
+ * `draft` or `returned`; with `heldBy`, it is a draft a person sent for approval (`sent`,
+ * waiting for that approval, which the caller has just cancelled): the edit makes it a draft
+ * again, no longer tied to the discarded message or the cancelled approval.
+ */
+export async function writeDraftEdit(tx: Transaction, actor: Actor, { current, input, files, headers }: PreparedDraftEdit, version: number, heldBy: string | null): Promise<DraftRow> {
+  const id = current.id;
+  if (files) await storeBlobs(tx, current.workspaceId, files);
+  const [row] = await tx
+    .update(drafts)
+    .set({
+      ...(files ? { attachments: files.map(blobRef) } : {}),
+      ...(input.to ? { to: input.to } : {}),
+      ...(input.cc ? { cc: input.cc } : {}),
+      ...(input.bcc ? { bcc: input.bcc } : {}),
+      ...(input.subject !== undefined ? { subject: input.subject } : {}),
+      ...(input.text !== undefined ? { text: input.text } : {}),
+      ...(input.html !== undefined ? { html: input.html } : {}),
+      ...(headers !== undefined ? { headers: Object.keys(headers).length ? headers : null } : {}),
+      ...(heldBy ? { sentMessageId: null, approvalId: null, sentAt: null } : {}),
+      status: "draft",
+      version: sql`${drafts.version} + 1`,
+      updatedAt: sql`clock_timestamp()`,
+    })
+    .where(and(eq(drafts.id, id), eq(drafts.version, version), heldBy ? and(eq(drafts.status, "sent"), eq(drafts.approvalId, heldBy)) : inArray(drafts.status, EDITABLE)))
+    .returning();
+  if (!row) throw await refusal(tx, id, version, "edit");
+  const fields = Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined);
+  await appendAudit(tx, [{ actor, action: "draft.updated", resource: { type: "draft", id }, agentId: await agentOf(row), summary: { version: row.version, fields, ...(heldBy ? { reopened_from_approval: heldBy } : {}) } }]);
+  return row;
 }
 
 /** `DELETE /v1/drafts/{id}`: discarded (kept, never sent); with a version, only that version. */
