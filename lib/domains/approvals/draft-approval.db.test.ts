@@ -148,6 +148,20 @@ describe("a draft approved and sent from its page", () => {
     }
   });
 
+  it("ten racing Approve and send clicks on one draft hold it once: one approval, one held message", async () => {
+    const { inbox, person, create } = await setup();
+    const d = await create();
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => prepareDraftApproval(person.actor, d.id, d.version)));
+    const ok = results.filter((r): r is PromiseFulfilledResult<{ approvalId: string; options: unknown }> => r.status === "fulfilled");
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ok.map((r) => r.value.approvalId)).size).toBe(1);
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "conflict" });
+    const held = await outbound(inbox.id);
+    expect(held.map((m) => m.status)).toEqual(["pending_approval"]);
+    expect(held[0]!.approvalId).toBe(ok[0]!.value.approvalId);
+    expect(await draftRow(d.id)).toMatchObject({ status: "sent", approvalId: ok[0]!.value.approvalId });
+  });
+
   it("without a policy the page sends as written; Approve and send still works, and a policy of two keeps it pending for a second person", async () => {
     const { workspace, person, create, approveAndSend } = await setup(false);
     const d = await create();
