@@ -9,7 +9,9 @@ import { composeMime } from "../test/helpers/mime";
 // sends with RESEND_API_KEY, as production does): a customer writes with a file; the agent
 // drafts a reply; the owner edits it in the web app; the agent's send is held for a person; the
 // owner approves; exactly the approved bytes go out, once, threaded under the customer's
-// message; and the customer's next reply reads, extracted, as only its new lines.
+// message; and the customer's next reply reads, extracted, as only its new lines. Then, under a
+// mail rule, a held draft with a file and a Bcc is edited and approved and sent on its own page:
+// the edit cancels the held approval, and the edited bytes leave with the file and the Bcc.
 test.describe.configure({ mode: "serial" });
 
 const INBOUND = { authorization: "Bearer e2e-inbound-secret-0123456789", "content-type": "message/rfc822" };
@@ -155,4 +157,61 @@ test("the customer's next reply threads under it and reads as only its new lines
   await expect(page.getByText("Great, thank you! The refund arrived.").first()).toBeVisible();
   await expect(page.getByRole("link", { name: /invoice-4471\.pdf/ })).toBeVisible();
   await snap(page, "mail-loop-thread");
+});
+
+test("a held draft with a file and a Bcc: the owner edits it and approves and sends it on the draft's page; the edited bytes leave, and the receipt binds them", async ({ request }) => {
+  // From now on, the agent's mail needs a person.
+  await page.goto("/approvals/policies");
+  await page.getByLabel("Name").fill("Agent mail");
+  await page.getByLabel("Action class").fill("email.send");
+  await page.getByRole("button", { name: "Add rule" }).click();
+  await expect(page.getByRole("status").first()).toContainText("Agent mail");
+
+  const pdf = Buffer.from("%PDF-1.4\n% invoice 4471, corrected\n%%EOF\n");
+  const created = await request.post(`/api/v1/inboxes/${inbox.id}/drafts`, {
+    headers: auth,
+    data: {
+      kind: "reply",
+      in_reply_to: received.id,
+      bcc: ["audit@acme-e2e.com"],
+      text: "Hello Bob,\n\nThe corrected invoice is attached.\n\nAcme Support",
+      attachments: [{ filename: "invoice-4471-corrected.pdf", content_base64: pdf.toString("base64") }],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const draft = await created.json();
+  expect(draft.attachments).toEqual([{ filename: "invoice-4471-corrected.pdf", content_type: "application/pdf", size: pdf.length, sha256: createHash("sha256").update(pdf).digest("hex") }]);
+  const held = await request.post(`/api/v1/drafts/${draft.id}/send`, { headers: auth, data: {} });
+  expect(held.status(), await held.text()).toBe(202);
+  const first = await held.json();
+
+  // The draft's page shows the approval it waits for and its file; saving an edit cancels that approval.
+  await page.goto(`/inboxes/${inbox.id}/drafts/${draft.id}`);
+  await expect(page.getByTestId("draft-approval")).toContainText(first.approval_id);
+  await expect(page.getByTestId("draft-attachments").getByRole("link", { name: "invoice-4471-corrected.pdf" })).toBeVisible();
+  await page.getByLabel("Text").fill("Hello Bob,\n\nThe corrected invoice (March charged once) is attached.\n\nAcme Support");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").first()).toContainText("Saved");
+  expect((await message(request, first.id)).status).toBe("discarded");
+  expect((await (await request.get(`/api/v1/approvals/${first.approval_id}`, { headers: auth })).json()).status).toBe("cancelled");
+
+  await page.reload();
+  await snap(page, "mail-loop-draft-approve-and-send");
+  await page.getByRole("button", { name: "Approve and send" }).click();
+  const sentDraft = await poll(
+    async () => (await request.get(`/api/v1/drafts/${draft.id}`, { headers: auth })).json(),
+    (d) => d.status === "sent" && d.message_id !== first.id,
+  );
+  const sent = await poll(() => message(request, sentDraft.message_id), (m) => m.status === "sent");
+  expect(sent.bcc).toEqual([{ name: null, email: "audit@acme-e2e.com" }]);
+  const approval = await (await request.get(`/api/v1/approvals/${sentDraft.approval_id}`, { headers: auth })).json();
+  expect(approval.status).toBe("approved");
+  const raw = Buffer.from(await (await request.get(`/api/v1/messages/${sent.id}/raw`, { headers: auth })).body());
+  expect(createHash("sha256").update(raw).digest("hex")).toBe(approval.action.rfc822_sha256);
+  expect(raw.toString("latin1")).not.toContain("audit@acme-e2e.com");
+
+  const out = resend.sent.filter((s) => s.body.text?.includes("March charged once"));
+  expect(out).toHaveLength(1);
+  expect(out[0]!.body).toMatchObject({ to: ["bob@client.example.com"], bcc: ["audit@acme-e2e.com"], attachments: [{ filename: "invoice-4471-corrected.pdf", content: pdf.toString("base64"), content_type: "application/pdf" }] });
+  expect(resend.sent.filter((s) => s.body.text?.includes("The corrected invoice is attached."))).toHaveLength(0);
 });

@@ -11,6 +11,9 @@ export const DRAFT_STATUSES = ["draft", "sent", "returned", "discarded"] as cons
 export type DraftStatus = (typeof DRAFT_STATUSES)[number];
 
 /** Who wrote or last changed a draft: the key (and its agent) or the member, as audit entries name them. */
+/** A file on a draft: its bytes are in attachment_blobs (once per workspace, by SHA-256). */
+export type DraftAttachment = { filename: string; content_type: string; size: number; sha256: string };
+
 export type DraftActor = { type: "key"; key_id: string; agent_id: string | null } | { type: "member"; member_id: string } | { type: "operator" | "system"; name: string };
 
 /**
@@ -37,6 +40,8 @@ export const drafts = pgTable(
     html: text("html"),
     /** Custom headers for the message, checked again when it is sent. */
     headers: jsonb("headers").$type<Record<string, string>>(),
+    /** The draft's own files, in order (a forward also sends the original's): refs to attachment_blobs. */
+    attachments: jsonb("attachments").$type<DraftAttachment[]>().notNull().default([]),
     status: text("status", { enum: DRAFT_STATUSES }).notNull().default("draft"),
     /** Why a person sent it back (status returned), for the agent to read. */
     reviewNote: text("review_note"),

@@ -45,6 +45,8 @@ export const messages = pgTable(
     from: jsonb("from").$type<Address>().notNull(),
     to: jsonb("to").$type<Address[]>().notNull(),
     cc: jsonb("cc").$type<Address[]>().notNull(),
+    /** Outbound: the Bcc recipients, kept here only (never in the message's headers or source); received mail: empty. */
+    bcc: jsonb("bcc").$type<Address[]>().notNull().default([]),
     subject: text("subject").notNull(),
     date: timestamp("date", { withTimezone: true, mode: "date" }),
     text: text("text").notNull(),

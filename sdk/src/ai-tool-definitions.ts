@@ -380,6 +380,17 @@ export const TOOL_DEFINITIONS = [
             "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
           }
         },
+        "bcc": {
+          "description": "blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only",
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
         "subject": {
           "type": "string",
           "minLength": 1,
@@ -664,7 +675,7 @@ export const TOOL_DEFINITIONS = [
         },
         "kind": {
           "default": "new",
-          "description": "new, reply (to `in_reply_to`: To, subject and threading come from that message) or forward (of `in_reply_to`; stored, not yet sendable)",
+          "description": "new, reply (to `in_reply_to`: To, subject and threading come from that message) or forward (of `in_reply_to`; its files go too)",
           "type": "string",
           "enum": [
             "new",
@@ -709,7 +720,7 @@ export const TOOL_DEFINITIONS = [
           }
         },
         "bcc": {
-          "description": "kept on the draft; a draft with Bcc recipients cannot be sent yet",
+          "description": "blind copies: delivered, never named in the message's headers; the sent message lists them for the workspace",
           "maxItems": 50,
           "type": "array",
           "items": {
@@ -753,6 +764,37 @@ export const TOOL_DEFINITIONS = [
           "additionalProperties": {
             "type": "string",
             "maxLength": 998
+          }
+        },
+        "attachments": {
+          "description": "the draft's files: at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as send takes them; each type sniffed from its bytes (executables refused), each stored once per workspace by SHA-256. A forward also sends the original's files (together within the same limits)",
+          "maxItems": 10,
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "filename": {
+                "description": "the file's name: its last path segment is kept, control and reserved characters (/ \\ : * ? \" < > |) become _, at most 255 characters",
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 1000
+              },
+              "content_base64": {
+                "type": "string",
+                "minLength": 4,
+                "maxLength": 13981016,
+                "description": "the file's bytes, base64; at most 10485760 bytes decoded"
+              },
+              "content_type": {
+                "description": "what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs",
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "filename",
+              "content_base64"
+            ]
           }
         },
         "idempotency_key": {
@@ -854,6 +896,37 @@ export const TOOL_DEFINITIONS = [
           "additionalProperties": {
             "type": "string",
             "maxLength": 998
+          }
+        },
+        "attachments": {
+          "description": "replaces the draft's files (`[]` removes them): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as send takes them; each type sniffed from its bytes (executables refused), each stored once per workspace by SHA-256",
+          "maxItems": 10,
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "filename": {
+                "description": "the file's name: its last path segment is kept, control and reserved characters (/ \\ : * ? \" < > |) become _, at most 255 characters",
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 1000
+              },
+              "content_base64": {
+                "type": "string",
+                "minLength": 4,
+                "maxLength": 13981016,
+                "description": "the file's bytes, base64; at most 10485760 bytes decoded"
+              },
+              "content_type": {
+                "description": "what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs",
+                "type": "string",
+                "maxLength": 255
+              }
+            },
+            "required": [
+              "filename",
+              "content_base64"
+            ]
           }
         },
         "idempotency_key": {

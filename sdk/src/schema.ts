@@ -603,7 +603,7 @@ export interface paths {
         put?: never;
         /**
          * Start a draft: a new message, a reply or a forward, kept for editing and review
-         * @description A reply draft takes its To (the sender's Reply-To, or with `reply_all` everyone on the message), Cc, subject (`Re: ...`) and threading from the message in `in_reply_to`, as the reply endpoint does; fields you give replace them. A draft has a message's limits (50 recipients, subject and body sizes). `draft.created` fires. Send an Idempotency-Key to make retries safe.
+         * @description A reply draft takes its To (the sender's Reply-To, or with `reply_all` everyone on the message), Cc, subject (`Re: ...`) and threading from the message in `in_reply_to`, as the reply endpoint does; fields you give replace them. A draft has a message's limits (50 recipients, subject and body sizes). `draft.created` fires. Send an Idempotency-Key to make retries safe. Attachments (`attachments`): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as base64, the limits checked before anything is stored (400 naming the field); this route's body may be 34962776 bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (executables refused) and its bytes stored once per workspace by SHA-256; the draft lists them (filename, content_type, size, sha256) without their bytes.
          */
         post: operations["createDraft"];
         delete?: never;
@@ -635,7 +635,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a draft (only the version you read)
-         * @description Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). The version is required. A `returned` draft edited is a draft again. A sent or discarded draft cannot change (409).
+         * @description Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). The version is required. A `returned` draft edited is a draft again. A sent or discarded draft cannot change (409). `attachments`, when given, replaces the draft's files. Attachments (`attachments`): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as base64, the limits checked before anything is stored (400 naming the field); this route's body may be 34962776 bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (executables refused) and its bytes stored once per workspace by SHA-256; the draft lists them (filename, content_type, size, sha256) without their bytes.
          */
         patch: operations["updateDraft"];
         trace?: never;
@@ -651,7 +651,7 @@ export interface paths {
         put?: never;
         /**
          * Send a draft through the usual send path, exactly once
-         * @description The draft is composed and sent as POST /v1/inboxes/{id}/messages sends (or as a reply, threaded), under the same mail policies and taint rules: sent, 201 with the message; held for a person, 202 with the message `pending_approval` and its `approval_id` (exactly those bytes go out once approved). Either way the draft is `sent` with `message_id`. Of sends racing for one draft, one makes a message; the others are 409. A returned, sent or discarded draft is 409; a forward or a draft with Bcc recipients is 422 (not yet available). Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). Send an Idempotency-Key to make retries safe.
+         * @description The draft is composed and sent as POST /v1/inboxes/{id}/messages sends (or as a reply, threaded), under the same mail policies and taint rules: sent, 201 with the message; held for a person, 202 with the message `pending_approval` and its `approval_id` (exactly those bytes go out once approved). Either way the draft is `sent` with `message_id`. Of sends racing for one draft, one makes a message; the others are 409. A returned, sent or discarded draft is 409; an incomplete one is 422. Bcc recipients are delivered (Resend's `bcc`, or locally) and never named in the message's headers; with every To and Cc an inbox here and a Bcc outside, the send is 422 (`bcc_needs_external_recipient`). Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). Send an Idempotency-Key to make retries safe.
          */
         post: operations["sendDraft"];
         delete?: never;
@@ -1632,6 +1632,11 @@ export interface components {
                 name: string | null;
                 email: string;
             }[];
+            /** @description outbound: the Bcc recipients, delivered but never in the message's headers or source; received mail: empty */
+            bcc: {
+                name: string | null;
+                email: string;
+            }[];
             subject: string;
             date: string | null;
             /** @description the new text, without quoted history and signature: what to read first. null: not computed (mail stored before it was): read `text` */
@@ -1764,6 +1769,14 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
+            /** @description the draft's own files (their bytes are not returned); a forward also sends the original's */
+            attachments: {
+                filename: string;
+                /** @description sniffed from the bytes */
+                content_type: string;
+                size: number;
+                sha256: string;
+            }[];
             /**
              * @description draft: editable; returned: a person sent it back (`review_note` says why; edit it to make it a draft again); sent: it became `message_id` (which may wait for approval: `approval_id`); discarded
              * @enum {string}
@@ -4782,6 +4795,8 @@ export interface operations {
                 "application/json": {
                     to: string[];
                     cc?: string[];
+                    /** @description blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only */
+                    bcc?: string[];
                     subject: string;
                     /** @description the plain-text body */
                     text: string;
@@ -5864,7 +5879,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description new, reply (to `in_reply_to`: To, subject and threading come from that message) or forward (of `in_reply_to`; stored, not yet sendable)
+                     * @description new, reply (to `in_reply_to`: To, subject and threading come from that message) or forward (of `in_reply_to`; its files go too)
                      * @default new
                      * @enum {string}
                      */
@@ -5884,7 +5899,7 @@ export interface operations {
                     /** @description new and forward: the recipients; reply: replaces those derived from the message */
                     to?: string[];
                     cc?: string[];
-                    /** @description kept on the draft; a draft with Bcc recipients cannot be sent yet */
+                    /** @description blind copies: delivered, never named in the message's headers; the sent message lists them for the workspace */
                     bcc?: string[];
                     /** @description reply: default `Re: ` and the message's subject */
                     subject?: string;
@@ -5899,6 +5914,15 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    /** @description the draft's files: at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as send takes them; each type sniffed from its bytes (executables refused), each stored once per workspace by SHA-256. A forward also sends the original's files (together within the same limits) */
+                    attachments?: {
+                        /** @description the file's name: its last path segment is kept, control and reserved characters (/ \ : * ? " < > |) become _, at most 255 characters */
+                        filename: string;
+                        /** @description the file's bytes, base64; at most 10485760 bytes decoded */
+                        content_base64: string;
+                        /** @description what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs */
+                        content_type?: string;
+                    }[];
                 };
             };
         };
@@ -6158,6 +6182,15 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    /** @description replaces the draft's files (`[]` removes them): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as send takes them; each type sniffed from its bytes (executables refused), each stored once per workspace by SHA-256 */
+                    attachments?: {
+                        /** @description the file's name: its last path segment is kept, control and reserved characters (/ \ : * ? " < > |) become _, at most 255 characters */
+                        filename: string;
+                        /** @description the file's bytes, base64; at most 10485760 bytes decoded */
+                        content_base64: string;
+                        /** @description what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs */
+                        content_type?: string;
+                    }[];
                 };
             };
         };

@@ -7,7 +7,7 @@ import { Webhook } from "standardwebhooks";
 export type SentEmail = {
   id: string;
   idempotencyKey: string | null;
-  body: { from: string; to: string | string[]; cc?: string | string[]; subject: string; text?: string; html?: string; headers?: Record<string, string>; reply_to?: string | string[]; attachments?: { filename: string; content?: string; path?: string; content_type?: string; content_id?: string }[] };
+  body: { from: string; to: string | string[]; cc?: string | string[]; bcc?: string | string[]; subject: string; text?: string; html?: string; headers?: Record<string, string>; reply_to?: string | string[]; attachments?: { filename: string; content?: string; path?: string; content_type?: string; content_id?: string }[] };
 };
 
 /**

@@ -4,6 +4,7 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
 import { startAuthentication } from "@simplewebauthn/browser";
 import type { ActionState } from "@/lib/domains/auth/member-action";
+import type { DecisionOptions } from "@/lib/domains/approvals/decide-with-passkey";
 import { ActionMessage } from "../_components/action-form";
 import { buttonClass } from "../_components/ui";
 import { decideApprovalAction, startDecisionAction } from "./actions";
@@ -16,20 +17,26 @@ function ceremonyError(err: unknown): string {
   return `Your passkey could not be used (${err instanceof Error ? err.message : "unknown error"}): nothing was recorded.`;
 }
 
+/** Step one for an approval the server opens on submit (a draft's "Approve and send"): which approval, and its challenge. */
+export type PrepareDecision = () => Promise<ActionState<{ approval_id: string; options: DecisionOptions }>>;
+
 /**
  * Approve or deny: each decision is a fresh act, so submitting asks the server for a challenge
  * bound to this approval and verdict, runs the passkey prompt (user verification required), and
  * sends the assertion with the decision. Any failure says what happened and records nothing.
+ * With `prepare` (a draft's page) the server names the approval in step one; step two is the same.
  */
 export function DecideForm({
   approvalId,
+  prepare,
   decision,
   submit,
   submitClassName = buttonClass,
   className,
   children,
 }: {
-  approvalId: string;
+  approvalId?: string;
+  prepare?: PrepareDecision;
   decision: "approve" | "deny";
   submit: ReactNode;
   submitClassName?: string;
@@ -45,20 +52,30 @@ export function DecideForm({
     setBusy("passkey");
     setState(null);
     try {
-      const started = await startDecisionAction({ approval_id: approvalId, decision });
-      if (!started?.ok || !started.data) {
-        setState(started ?? { ok: false, error: "The decision could not be started: reload the page and try again." });
+      let target = approvalId ?? "";
+      let options: DecisionOptions | undefined;
+      if (prepare) {
+        const prepared = await prepare();
+        if (prepared?.ok && prepared.data) [target, options] = [prepared.data.approval_id, prepared.data.options];
+        else if (prepared && !prepared.ok) return setState(prepared);
+      } else {
+        const started = await startDecisionAction({ approval_id: target, decision });
+        if (started && !started.ok) return setState(started);
+        options = started?.data;
+      }
+      if (!options) {
+        setState({ ok: false, error: "The decision could not be started: reload the page and try again." });
         return;
       }
       let assertion: unknown;
       try {
-        assertion = await startAuthentication(started.data);
+        assertion = await startAuthentication(options);
       } catch (err) {
         setState({ ok: false, error: ceremonyError(err) });
         return;
       }
       setBusy("saving");
-      form.set("approval_id", approvalId);
+      form.set("approval_id", target);
       form.set("decision", decision);
       form.set("assertion", JSON.stringify(assertion));
       const result = await decideApprovalAction(null, form);

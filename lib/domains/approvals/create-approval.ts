@@ -48,25 +48,30 @@ async function assertUnderPendingCap(tx: Transaction, actor: Actor & { type: "ke
 /**
  * Opens a pending approval. A matching workspace policy sets the floor of the quorum (an
  * agent may ask for more approvals, never fewer) and the expiry when the agent gives none.
+ * A member opens one only for a draft they approve on its page (draft-approval.ts): it is the
+ * inbox's agent's (`forAgent`), and no key's pending cap applies.
  */
 export async function createApproval(
-  actor: Actor & { type: "key" },
+  actor: Actor & { type: "key" | "member" },
   input: CreateApprovalInput,
   /** Work that commits with the request (held mail is stored in the same transaction). */
   within?: (tx: Transaction, approval: ApprovalRow) => Promise<void>,
+  forAgent: string | null = null,
 ): Promise<ApprovalRow> {
-  const policy = await matchPolicy(actor.workspaceId, input.action_class, actor.agentId, input.amount, (await actorTaint(actor)) !== null);
+  const key = actor.type === "key" ? (actor as Actor & { type: "key" }) : null;
+  const agentId = key ? key.agentId : forAgent;
+  const policy = await matchPolicy(actor.workspaceId, input.action_class, agentId, input.amount, key ? (await actorTaint(key)) !== null : false);
   const required = Math.max(input.required_approvals ?? 1, policy?.requiredApprovals ?? 1);
   const expiresIn = input.expires_in_seconds ?? policy?.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS;
   return transaction(async (tx) => {
-    await assertUnderPendingCap(tx, actor);
+    if (key) await assertUnderPendingCap(tx, key);
     const [row] = await tx
       .insert(approvals)
       .values({
         id: newId("approval"),
         workspaceId: actor.workspaceId,
-        agentId: actor.agentId,
-        apiKeyId: actor.keyId,
+        agentId,
+        apiKeyId: key?.keyId ?? null,
         summary: input.summary,
         evidence: input.evidence,
         summarySha256: summaryHash(input.summary),
@@ -88,7 +93,7 @@ export async function createApproval(
     await within?.(tx, row!);
     await emitEvent(tx, actor, {
       type: "approval.requested",
-      agentId: actor.agentId,
+      agentId,
       data: { approval_id: row!.id, summary: row!.summary, action_class: row!.actionClass, required_approvals: required, expires_at: row!.expiresAt.toISOString(), hold_ids: row!.holdIds, on_approve: row!.onApprove },
     });
     await appendAudit(tx, [
@@ -101,7 +106,7 @@ export async function createApproval(
     ]);
     await queueNotifications(tx, { workspaceId: row!.workspaceId, type: "approval.requested", subject: row!.id });
     // Last, so the calendars it locks stay locked only until the commit.
-    await bindHolds(tx, actor, row!.id, row!.holdIds);
+    if (key) await bindHolds(tx, key, row!.id, row!.holdIds);
     const item = { id: row!.id, workspaceId: row!.workspaceId };
     scheduleWork(APPROVAL_NOTIFY_KIND, [{ ...item, dueAt: row!.createdAt }]);
     scheduleWork(APPROVAL_EXPIRY_KIND, [{ ...item, dueAt: row!.expiresAt }]);

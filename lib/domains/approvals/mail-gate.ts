@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { queryable } from "../../../db/transaction";
-import { approvalPolicies, type ApprovalPolicyRow, type ApprovalRow, type InboxRow, type MessageRow } from "../../../db/schema";
+import { approvalPolicies, type ApprovalPolicyRow, type ApprovalRow, type DraftRow, type InboxRow, type MessageRow } from "../../../db/schema";
 import type { Actor } from "../../platform/actor";
 import type { Transaction } from "../../../db/client";
 import { AppError } from "../../platform/errors";
@@ -74,10 +74,11 @@ export async function sendStoredDraft(actor: KeyActor | MemberActor, draftId: st
     await markDraftSent(tx, actor, row, messageId, approvalId);
   };
   if (actor.type === "member") {
-    const taint = parent ? await parentTaint(parent) : null;
-    const policy = await matchMailPolicy(actor.workspaceId, inbox, draft, taint !== null);
-    if (policy && policy.requiredApprovals > 1) {
-      throw new AppError("approval_required", `Workspace policy “${policy.name}” asks ${policy.requiredApprovals} people to approve this mail: one person's send is not enough. Send it back to the agent, whose send will wait for the approvals.`, { reason: "quorum", policy_id: policy.id, required_approvals: policy.requiredApprovals });
+    // Mail a policy puts before a person is approved with a passkey (draft-approval.ts), which
+    // records the approval and signs its receipt over the bytes; a plain send would record neither.
+    const policy = await memberDraftPolicy(actor, inbox, draft, parent);
+    if (policy) {
+      throw new AppError("approval_required", `Workspace policy “${policy.name}” asks ${policy.requiredApprovals === 1 ? "a person" : `${policy.requiredApprovals} people`} to approve this mail: approve and send it with your passkey (the draft's page: Approve and send), so the approval and its receipt bind what leaves.`, { reason: "approve_with_passkey", policy_id: policy.id, required_approvals: policy.requiredApprovals });
     }
     return { message: await sendDraft(actor, inbox, draft, mark(null)), approval: null, notes, draftId };
   }
@@ -86,7 +87,30 @@ export async function sendStoredDraft(actor: KeyActor | MemberActor, draftId: st
   return { ...(await holdForApproval(actor, inbox, draft, gate, (tx, messageId, approvalId) => mark(approvalId)(tx, messageId))), notes, draftId };
 }
 
-type Gate = { reason: "requested" | "policy"; policy: ApprovalPolicyRow | null; taint: Taint | null };
+/** The mail rule a person's send of this draft falls under (a reply takes its parent's taint), or null. */
+export async function memberDraftPolicy(actor: MemberActor, inbox: InboxRow, draft: Draft, parent: MessageRow | null): Promise<ApprovalPolicyRow | null> {
+  const taint = parent ? await parentTaint(parent) : null;
+  return matchMailPolicy(actor.workspaceId, inbox, draft, taint !== null);
+}
+
+/**
+ * A person approves a draft from its page: the draft at the version they read, composed now
+ * and held (exactly these bytes, `pending_approval`) under an approval the person opens, which
+ * their passkey then decides (decide-with-passkey.ts). The draft is `sent` with that approval
+ * in the same transaction, so a racing send or edit of that version is refused.
+ */
+export async function holdStoredDraftForMember(actor: MemberActor, row: DraftRow): Promise<ApprovalRow> {
+  const { inbox, draft, parent } = await composeStoredDraft(actor, row);
+  const taint = parent ? await parentTaint(parent) : null;
+  const policy = await matchMailPolicy(actor.workspaceId, inbox, draft, taint !== null);
+  const gate: Gate = { reason: policy ? "policy" : "person", policy, taint };
+  const { approval } = await holdForApproval(actor, inbox, draft, gate, async (tx, messageId, approvalId) => {
+    await markDraftSent(tx, actor, row, messageId, approvalId);
+  });
+  return approval!;
+}
+
+type Gate = { reason: "requested" | "policy" | "person"; policy: ApprovalPolicyRow | null; taint: Taint | null };
 
 /**
  * Whether this message waits for a person: the agent asked, or a workspace mail rule matches.
@@ -113,7 +137,8 @@ async function parentTaint(parent: MessageRow): Promise<Taint | null> {
  */
 async function matchMailPolicy(workspaceId: string, inbox: InboxRow, draft: Draft, tainted: boolean): Promise<ApprovalPolicyRow | null> {
   const q = await queryable();
-  const recipients = [...draft.to, ...draft.cc].map((a) => a.toLowerCase());
+  // Blind copies are recipients too: a rule on a domain or on new recipients sees them.
+  const recipients = [...draft.to, ...draft.cc, ...(draft.bcc ?? [])].map((a) => a.toLowerCase());
   const domains = [...new Set(recipients.map((a) => a.split("@")[1] ?? ""))];
   const candidates = await q
     .select()
@@ -141,14 +166,14 @@ async function matchMailPolicy(workspaceId: string, inbox: InboxRow, draft: Draf
  * approval's action names the message and the sha256 of its bytes, so the receipt binds them.
  */
 async function holdForApproval(
-  actor: KeyActor,
+  actor: KeyActor | MemberActor,
   inbox: InboxRow,
   draft: Draft,
   gate: Gate,
   before?: (tx: Transaction, messageId: string, approvalId: string) => Promise<void>,
 ): Promise<Omit<GatedSend, "notes">> {
   const composed = await composeForSending(inbox, draft);
-  const recipients = [...draft.to, ...draft.cc];
+  const recipients = [...draft.to, ...draft.cc, ...(draft.bcc ?? [])];
   const action = {
     type: MAIL_ACTION_CLASS,
     inbox_id: inbox.id,
@@ -157,6 +182,8 @@ async function holdForApproval(
     from: inbox.address,
     to: draft.to,
     cc: draft.cc,
+    // Not in the bytes (Bcc never is): named here, so the approver sees and the receipt binds who else receives them.
+    ...(draft.bcc?.length ? { bcc: draft.bcc } : {}),
     subject: draft.subject,
     rfc822_sha256: composed.parsed.sha256,
     size_bytes: composed.raw.length,
@@ -165,7 +192,7 @@ async function holdForApproval(
     ...(draft.forwardOf ? { forwarded_from: draft.forwardOf.id } : {}),
   };
   const evidence = {
-    why: gate.reason === "requested" ? "the agent asked for approval before sending" : `workspace policy “${gate.policy!.name}”`,
+    why: gate.reason === "requested" ? "the agent asked for approval before sending" : gate.reason === "person" ? "a person approves it from the draft's page" : `workspace policy “${gate.policy!.name}”`,
     ...(gate.taint ? { untrusted_trace: gate.taint } : {}),
     text: draft.text.slice(0, 4000),
   };
@@ -184,6 +211,7 @@ async function holdForApproval(
       await before?.(tx, composed.id, row.id);
       message = await storeOutbound(tx, actor, inbox, draft, composed, "pending_approval", row.id);
     },
+    inbox.agentId,
   );
   return { message: message!, approval };
 }

@@ -68,20 +68,27 @@ export async function attachmentStream(a: Pick<AttachmentRow, "id" | "messageId"
  * browser never renders sender-controlled HTML or SVG in the app's origin.
  */
 export async function attachmentResponse(a: AttachmentRow): Promise<Response> {
-  const filename = (a.filename ?? `${a.id}.bin`).replace(/[\r\n"\\]/g, "_");
   const body = await attachmentStream(a);
   body.once("error", (err) => console.error("[attachment] download failed mid-stream:", err.message));
-  return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, {
-    headers: {
-      "content-type": /^[\w.+-]+\/[\w.+-]+$/.test(a.contentType) ? a.contentType : "application/octet-stream",
-      "content-length": String(a.size),
-      "content-disposition": `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
-      etag: `"${a.sha256}"`,
-      "cache-control": "private, max-age=3600",
-    },
-  });
+  return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { headers: downloadHeaders(a.filename ?? `${a.id}.bin`, a.contentType, a.size, a.sha256) });
+}
+
+/** A draft's file (bytes from attachment_blobs) as a download, with the same headers. */
+export function fileResponse(f: { filename: string; contentType: string; size: number; sha256: string; bytes: Buffer }): Response {
+  return new Response(new Uint8Array(f.bytes), { headers: downloadHeaders(f.filename, f.contentType, f.size, f.sha256) });
+}
+
+function downloadHeaders(name: string, contentType: string, size: number, sha256: string): Record<string, string> {
+  const filename = name.replace(/[\r\n"\\]/g, "_");
+  return {
+    "content-type": /^[\w.+-]+\/[\w.+-]+$/.test(contentType) ? contentType : "application/octet-stream",
+    "content-length": String(size),
+    "content-disposition": `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'none'; sandbox",
+    etag: `"${sha256}"`,
+    "cache-control": "private, max-age=3600",
+  };
 }
 
 /** A message's raw source as a download, streamed (`message/rfc822`, never rendered). */

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { paginationQuery } from "../../platform/api/pagination";
 import { idField } from "../../platform/api/id-field";
 import { DRAFT_KINDS, DRAFT_STATUSES } from "../../../db/schema";
-import { customHeaders, MAX_SEND_RECIPIENTS, recipient } from "./schemas";
+import { attachmentFiles, customHeaders, MAX_SEND_RECIPIENTS, recipient } from "./schemas";
+import { ATTACHMENT_LIMITS as L } from "./outbound/attachments";
 
 /** The limits of a draft are a message's (POST /v1/inboxes/{id}/messages): a draft always fits in one send. */
 const recipients = z.array(recipient).max(MAX_SEND_RECIPIENTS);
@@ -14,23 +15,25 @@ const subject = z
 const text = z.string().max(500_000).describe("the plain-text body (may be empty while drafting; required to send)");
 const html = z.string().max(2_000_000).nullable().optional().describe("an HTML body, sent as written; shown sanitised");
 const version = z.number().int().min(1).max(2_147_483_647);
+const files = `at most ${L.count} files, ${L.fileBytes} bytes each and ${L.totalBytes} in all (decoded), as send takes them; each type sniffed from its bytes (executables refused), each stored once per workspace by SHA-256`;
 
 const withinRecipientLimit = (v: { to?: string[]; cc?: string[]; bcc?: string[] }) => (v.to?.length ?? 0) + (v.cc?.length ?? 0) + (v.bcc?.length ?? 0) <= MAX_SEND_RECIPIENTS;
 const recipientLimit = { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to, cc and bcc together`, path: ["to"] };
 
 export const createDraftInput = z
   .object({
-    kind: z.enum(DRAFT_KINDS).default("new").describe("new, reply (to `in_reply_to`: To, subject and threading come from that message) or forward (of `in_reply_to`; stored, not yet sendable)"),
+    kind: z.enum(DRAFT_KINDS).default("new").describe("new, reply (to `in_reply_to`: To, subject and threading come from that message) or forward (of `in_reply_to`; its files go too)"),
     in_reply_to: idField("message").optional().describe("reply and forward: the message (msg_...) answered or forwarded"),
     reply_all: z.boolean().default(false).describe("reply: also address the message's other To and Cc recipients"),
     allow_automated: z.boolean().default(false).describe("reply: replying to automated mail is refused unless this is true (a mail loop)"),
     to: recipients.optional().describe("new and forward: the recipients; reply: replaces those derived from the message"),
     cc: recipients.optional(),
-    bcc: recipients.optional().describe("kept on the draft; a draft with Bcc recipients cannot be sent yet"),
+    bcc: recipients.optional().describe("blind copies: delivered, never named in the message's headers; the sent message lists them for the workspace"),
     subject: subject.optional().describe("reply: default `Re: ` and the message's subject"),
     text: text.default(""),
     html,
     headers: customHeaders,
+    attachments: attachmentFiles.default([]).describe(`the draft's files: ${files}. A forward also sends the original's files (together within the same limits)`),
   })
   .refine(withinRecipientLimit, recipientLimit)
   .refine((v) => (v.kind === "new") === (v.in_reply_to === undefined), { message: "in_reply_to is required for a reply or forward, and not taken for a new message", path: ["in_reply_to"] });
@@ -45,6 +48,7 @@ export const updateDraftInput = z
     text: text.optional(),
     html,
     headers: customHeaders,
+    attachments: attachmentFiles.optional().describe(`replaces the draft's files (\`[]\` removes them): ${files}`),
   })
   .refine((v) => Object.keys(v).some((k) => k !== "version"), { message: "give at least one field to change" })
   .refine(withinRecipientLimit, recipientLimit);
@@ -77,6 +81,9 @@ export const draftSchema = z
     text: z.string(),
     html: z.string().nullable(),
     headers: z.record(z.string(), z.string()),
+    attachments: z
+      .array(z.object({ filename: z.string(), content_type: z.string().describe("sniffed from the bytes"), size: z.number().int(), sha256: z.string() }))
+      .describe("the draft's own files (their bytes are not returned); a forward also sends the original's"),
     status: z
       .enum(DRAFT_STATUSES)
       .describe("draft: editable; returned: a person sent it back (`review_note` says why; edit it to make it a draft again); sent: it became `message_id` (which may wait for approval: `approval_id`); discarded"),

@@ -15,6 +15,7 @@ import { findMessage } from "./read-mail";
 import { checkCustomHeaders } from "./outbound/headers";
 import { replyReferences, type Draft } from "./outbound/compose";
 import { draftForForward, draftForReply } from "./outbound/send-message";
+import { blobRef, filesFromBlobs, prepareAttachments, storeBlobs, type PreparedAttachment } from "./outbound/attachments";
 import type { createDraftInput, listDraftsQuery, updateDraftInput } from "./draft-schemas";
 
 /**
@@ -35,6 +36,8 @@ export function draftActor(actor: Actor): DraftActor {
 
 /** `POST /v1/inboxes/{id}/drafts`: a reply takes its To, Cc and subject from the message it answers (as the reply endpoint does); given fields replace them. */
 export async function createDraft(actor: Actor, inboxId: string, input: z.output<typeof createDraftInput>): Promise<DraftRow> {
+  // Files are decoded and sniffed first: a refused one changes nothing.
+  const files = prepareAttachments(input.attachments);
   const headers = checkCustomHeaders(input.headers);
   let inbox: InboxRow;
   let derived: { to: string[]; cc: string[]; subject: string } = { to: [], cc: [], subject: "" };
@@ -51,6 +54,7 @@ export async function createDraft(actor: Actor, inboxId: string, input: z.output
     }
   }
   return transaction(async (tx) => {
+    await storeBlobs(tx, inbox.workspaceId, files);
     const [row] = await tx
       .insert(drafts)
       .values({
@@ -66,6 +70,7 @@ export async function createDraft(actor: Actor, inboxId: string, input: z.output
         text: input.text,
         html: input.html ?? null,
         headers: Object.keys(headers).length ? headers : null,
+        attachments: files.map(blobRef),
         createdBy: draftActor(actor),
       })
       .returning();
@@ -106,35 +111,67 @@ export async function getDraft(actor: Actor, id: string): Promise<DraftRow> {
   return row;
 }
 
+/** A draft's own file `index` (0-based), its bytes read back and checked against its hash. */
+export async function draftFile(actor: Actor, id: string, index: number) {
+  const row = await getDraft(actor, id);
+  const ref = Number.isSafeInteger(index) && index >= 0 ? row.attachments[index] : undefined;
+  if (!ref) throw notFound("attachment", `${id}/${index}`);
+  const [file] = await filesFromBlobs(row.workspaceId, [ref]);
+  return file!;
+}
+
 /** `PATCH /v1/drafts/{id}`: only the version read, only while it is a draft or was returned (it is a draft again). */
-export async function updateDraft(actor: Actor, id: string, version: number, input: Omit<z.output<typeof updateDraftInput>, "version">): Promise<DraftRow> {
+export async function updateDraft(actor: Actor, id: string, version: number, input: DraftEdit): Promise<DraftRow> {
+  const edit = await prepareDraftEdit(actor, id, input);
+  return transaction((tx) => writeDraftEdit(tx, actor, edit, version, null));
+}
+
+export type DraftEdit = Omit<z.output<typeof updateDraftInput>, "version">;
+/** An edit checked before any work: its files decoded and sniffed, its headers and recipient count checked. */
+export type PreparedDraftEdit = { current: DraftRow; input: DraftEdit; files: PreparedAttachment[] | undefined; headers: Record<string, string> | undefined };
+
+export async function prepareDraftEdit(actor: Actor, id: string, input: DraftEdit): Promise<PreparedDraftEdit> {
+  const files = input.attachments === undefined ? undefined : prepareAttachments(input.attachments);
   const current = await getDraft(actor, id);
   const headers = input.headers === undefined ? undefined : checkCustomHeaders(input.headers);
   const next = { to: input.to ?? current.to, cc: input.cc ?? current.cc, bcc: input.bcc ?? current.bcc };
   if (next.to.length + next.cc.length + next.bcc.length > 50) {
     throw new AppError("validation_failed", "At most 50 recipients in to, cc and bcc together.", { errors: [{ field: "to", message: "at most 50 recipients in to, cc and bcc together" }] });
   }
-  return transaction(async (tx) => {
-    const [row] = await tx
-      .update(drafts)
-      .set({
-        ...(input.to ? { to: input.to } : {}),
-        ...(input.cc ? { cc: input.cc } : {}),
-        ...(input.bcc ? { bcc: input.bcc } : {}),
-        ...(input.subject !== undefined ? { subject: input.subject } : {}),
-        ...(input.text !== undefined ? { text: input.text } : {}),
-        ...(input.html !== undefined ? { html: input.html } : {}),
-        ...(headers !== undefined ? { headers: Object.keys(headers).length ? headers : null } : {}),
-        status: "draft",
-        version: sql`${drafts.version} + 1`,
-        updatedAt: sql`clock_timestamp()`,
-      })
-      .where(and(eq(drafts.id, id), eq(drafts.version, version), inArray(drafts.status, EDITABLE)))
-      .returning();
-    if (!row) throw await refusal(tx, id, version, "edit");
-    await appendAudit(tx, [{ actor, action: "draft.updated", resource: { type: "draft", id }, agentId: await agentOf(row), summary: { version: row.version, fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined) } }]);
-    return row;
-  });
+  return { current, input, files, headers };
+}
+
+/**
+ * Writes an edit of the version read, inside the caller's transaction. A draft being edited is
+ * `draft` or `returned`; with `heldBy`, it is a draft a person sent for approval (`sent`,
+ * waiting for that approval, which the caller has just cancelled): the edit makes it a draft
+ * again, no longer tied to the discarded message or the cancelled approval.
+ */
+export async function writeDraftEdit(tx: Transaction, actor: Actor, { current, input, files, headers }: PreparedDraftEdit, version: number, heldBy: string | null): Promise<DraftRow> {
+  const id = current.id;
+  if (files) await storeBlobs(tx, current.workspaceId, files);
+  const [row] = await tx
+    .update(drafts)
+    .set({
+      ...(files ? { attachments: files.map(blobRef) } : {}),
+      ...(input.to ? { to: input.to } : {}),
+      ...(input.cc ? { cc: input.cc } : {}),
+      ...(input.bcc ? { bcc: input.bcc } : {}),
+      ...(input.subject !== undefined ? { subject: input.subject } : {}),
+      ...(input.text !== undefined ? { text: input.text } : {}),
+      ...(input.html !== undefined ? { html: input.html } : {}),
+      ...(headers !== undefined ? { headers: Object.keys(headers).length ? headers : null } : {}),
+      ...(heldBy ? { sentMessageId: null, approvalId: null, sentAt: null } : {}),
+      status: "draft",
+      version: sql`${drafts.version} + 1`,
+      updatedAt: sql`clock_timestamp()`,
+    })
+    .where(and(eq(drafts.id, id), eq(drafts.version, version), heldBy ? and(eq(drafts.status, "sent"), eq(drafts.approvalId, heldBy)) : inArray(drafts.status, EDITABLE)))
+    .returning();
+  if (!row) throw await refusal(tx, id, version, "edit");
+  const fields = Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined);
+  await appendAudit(tx, [{ actor, action: "draft.updated", resource: { type: "draft", id }, agentId: await agentOf(row), summary: { version: row.version, fields, ...(heldBy ? { reopened_from_approval: heldBy } : {}) } }]);
+  return row;
 }
 
 /** `DELETE /v1/drafts/{id}`: discarded (kept, never sent); with a version, only that version. */
@@ -194,15 +231,16 @@ const agentOf = async (row: DraftRow) => {
  */
 export async function composeStoredDraft(actor: Actor, row: DraftRow): Promise<{ inbox: InboxRow; draft: Draft; parent: MessageRow | null }> {
   if (row.status !== "draft") throw await refusal(await queryable(), row.id, row.version, "send");
-  if (row.bcc.length) throw new AppError("unprocessable_message", `Draft ${row.id} has Bcc recipients: Bcc is not sent yet. Move them to cc, or remove them.`, { reason: "bcc_not_available" });
   // A forward's subject is the original's, and its text (a note above it) may be empty.
   const forward = row.kind === "forward";
   const missing = [!row.to.length && "to", !forward && !row.subject.trim() && "subject", !forward && !row.text.length && "text"].filter((f): f is string => !!f);
   if (missing.length) throw new AppError("unprocessable_message", `Draft ${row.id} cannot be sent without ${missing.join(", ")}.`, { reason: "incomplete_draft", errors: missing.map((field) => ({ field, message: "required to send" })) });
   if (forward) {
     // A forward draft's text is the note above the forwarded message, which goes with its files.
-    const forward = await draftForForward(actor, row.inReplyToMessageId!, { to: row.to, cc: row.cc, note: row.text || undefined, include_attachments: true, headers: row.headers ?? undefined });
-    return { inbox: forward.inbox, draft: forward.draft, parent: forward.original };
+    // Its own files go after the original's, within one message's limits together.
+    const own = await filesFromBlobs(row.workspaceId, row.attachments);
+    const forward = await draftForForward(actor, row.inReplyToMessageId!, { to: row.to, cc: row.cc, note: row.text || undefined, include_attachments: true, headers: row.headers ?? undefined }, own);
+    return { inbox: forward.inbox, draft: { ...forward.draft, bcc: blind(row) }, parent: forward.original };
   }
   const inbox = await getInbox(actor, row.inboxId);
   await assertInboxCanSend(inbox);
@@ -213,15 +251,19 @@ export async function composeStoredDraft(actor: Actor, row: DraftRow): Promise<{
     draft: {
       to: row.to,
       cc: row.cc.filter((a) => !row.to.includes(a)),
+      bcc: blind(row),
       subject: row.subject,
       text: row.text,
       html: row.html ?? undefined,
       ...(parent && row.kind === "reply" ? { inReplyTo: parent.messageId, references: replyReferences(parent) } : { references: [] }),
       headers: checkCustomHeaders(row.headers ?? undefined),
-      attachments: [],
+      attachments: await filesFromBlobs(row.workspaceId, row.attachments),
     },
   };
 }
+
+/** A draft's Bcc recipients that are not already in To or Cc. */
+const blind = (row: DraftRow) => [...new Set(row.bcc)].filter((a) => !row.to.includes(a) && !row.cc.includes(a));
 
 /**
  * Inside the transaction that stores the message: the draft, still at the version that was
@@ -273,6 +315,7 @@ export function serializeDraft(d: DraftRow) {
     text: d.text,
     html: d.html,
     headers: d.headers ?? {},
+    attachments: d.attachments.map((a) => ({ filename: a.filename, content_type: a.content_type, size: a.size, sha256: a.sha256 })),
     status: d.status,
     review_note: d.reviewNote,
     version: d.version,

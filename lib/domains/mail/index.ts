@@ -8,4 +8,5 @@ export { attachmentNotes } from "./outbound/attachments";
 export type { AttachmentNote } from "./outbound/attachments";
 export { configuredTransport, queueMail, sendMail } from "./send-mail";
 export type { MailTransport } from "./send-mail";
-export { composeStoredDraft, getDraft, markDraftSent } from "./drafts";
+export { composeStoredDraft, getDraft, markDraftSent, prepareDraftEdit, writeDraftEdit, updateDraft } from "./drafts";
+export type { DraftEdit } from "./drafts";

@@ -3,6 +3,8 @@ export type MailTransport = (mail: {
   from: string;
   to: string[];
   cc?: string[];
+  /** Blind copies: the provider delivers to them without naming them in the headers. */
+  bcc?: string[];
   subject: string;
   text: string;
   html?: string;

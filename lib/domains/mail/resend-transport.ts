@@ -20,11 +20,11 @@ export class TransportError extends Error {
  */
 export function resendTransport(client: Resend | string): MailTransport {
   const resend = typeof client === "string" ? resendClient(client)! : client;
-  return async ({ from, to, cc, subject, text, html, replyTo, headers, attachments, idempotencyKey }) => {
+  return async ({ from, to, cc, bcc, subject, text, html, replyTo, headers, attachments, idempotencyKey }) => {
     let result: Awaited<ReturnType<Resend["emails"]["send"]>>;
     try {
       result = await resend.emails.send(
-        { from, to, subject, text, ...(cc?.length ? { cc } : {}), ...(html ? { html } : {}), ...(replyTo ? { replyTo } : {}), ...(headers ? { headers } : {}),
+        { from, to, subject, text, ...(cc?.length ? { cc } : {}), ...(bcc?.length ? { bcc } : {}), ...(html ? { html } : {}), ...(replyTo ? { replyTo } : {}), ...(headers ? { headers } : {}),
           // Resend's API takes { filename, content (base64), content_type }: the client encodes a Buffer.
           ...(attachments?.length ? { attachments: attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })) } : {}) },
         idempotencyKey ? { idempotencyKey } : undefined,

@@ -110,6 +110,7 @@ export const messageSchema = z
     from: address,
     to: z.array(address),
     cc: z.array(address),
+    bcc: z.array(address).describe("outbound: the Bcc recipients, delivered but never in the message's headers or source; received mail: empty"),
     subject: z.string(),
     date: z.iso.datetime().nullable(),
     extracted_text: z
@@ -215,14 +216,17 @@ const attachmentInput = z.object({
     .describe("what you believe it is; the type sent is sniffed from the bytes, and the answer's `attachment_notes` says when it differs"),
 });
 
-const attachmentList = z
+/** Files given with a message or a draft: the limits checked before anything is decoded. */
+export const attachmentFiles = z
   .array(attachmentInput)
   .max(L.count, `at most ${L.count} attachments on one message`)
-  .default([])
   .refine(
     (list) => list.reduce((n, a) => n + (isBase64(a.content_base64) ? decodedLength(a.content_base64) : 0), 0) <= L.totalBytes,
     `at most ${L.totalBytes} bytes of attachments in all, decoded`,
-  )
+  );
+
+const attachmentList = attachmentFiles
+  .default([])
   .describe(
     `files to attach: at most ${L.count}, ${L.fileBytes} bytes each and ${L.totalBytes} in all (decoded). The type is sniffed from the bytes (PDF, PNG, JPEG, GIF, WebP, ZIP, Word, Excel, PowerPoint, text; anything else is application/octet-stream); executables (MZ, ELF, Mach-O, #! scripts) are refused. Each file is stored once per workspace by its SHA-256.`,
   );
@@ -234,6 +238,7 @@ export const sendMessageInput = z
   .object({
     to: z.array(recipient).min(1).max(50),
     cc: z.array(recipient).max(50).default([]),
+    bcc: z.array(recipient).max(50).default([]).describe("blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only"),
     subject: z.string().trim().min(1).max(900).refine((v) => !/[\r\n\0]/.test(v), "the subject cannot contain line breaks"),
     text,
     html,
@@ -241,7 +246,7 @@ export const sendMessageInput = z
     attachments: attachmentList,
     require_approval: requireApproval,
   })
-  .refine((v) => v.to.length + v.cc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to and cc together`, path: ["cc"] });
+  .refine((v) => v.to.length + v.cc.length + v.bcc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to, cc and bcc together`, path: ["cc"] });
 
 export const replyInput = z.object({
   require_approval: requireApproval,

@@ -41,6 +41,7 @@ export function serializeMessage(m: MessageRow, atts: Parameters<typeof serializ
     from: m.from,
     to: m.to,
     cc: m.cc,
+    bcc: m.bcc,
     subject: m.subject,
     date: m.date?.toISOString() ?? null,
     labels: [...systemLabelsOf(m), ...labels],

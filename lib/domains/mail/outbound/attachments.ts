@@ -213,3 +213,26 @@ export async function filesForDelivery(workspaceId: string, messageId: string): 
     return { filename: r.filename ?? "attachment", content: blob.bytes, contentType: r.contentType };
   });
 }
+
+/** A stored file as a draft names it: the bytes are in attachment_blobs under (workspace, sha256). */
+export type BlobRef = { filename: string; content_type: string; size: number; sha256: string };
+
+export const blobRef = (a: PreparedAttachment): BlobRef => ({ filename: a.filename, content_type: a.contentType, size: a.size, sha256: a.sha256 });
+
+/** The bytes of stored files, in order, checked against the size and SHA-256 they were stored under. */
+export async function filesFromBlobs(workspaceId: string, refs: BlobRef[]): Promise<PreparedAttachment[]> {
+  if (!refs.length) return [];
+  const q = await queryable();
+  const blobs = await q
+    .select()
+    .from(attachmentBlobs)
+    .where(and(eq(attachmentBlobs.workspaceId, workspaceId), inArray(attachmentBlobs.sha256, [...new Set(refs.map((r) => r.sha256))])));
+  const byHash = new Map(blobs.map((b) => [b.sha256, b]));
+  return refs.map((r) => {
+    const blob = byHash.get(r.sha256);
+    if (!blob || blob.bytes.length !== r.size || createHash("sha256").update(blob.bytes).digest("hex") !== r.sha256) {
+      throw new Error(`attachment ${r.filename}: the stored bytes for sha256 ${r.sha256} are missing or not the ones stored`);
+    }
+    return { filename: r.filename, contentType: r.content_type, declaredType: null, size: r.size, sha256: r.sha256, bytes: blob.bytes };
+  });
+}

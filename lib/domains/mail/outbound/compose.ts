@@ -5,6 +5,8 @@ import type { PreparedAttachment } from "./attachments";
 export type Draft = {
   to: string[];
   cc: string[];
+  /** Blind copies: in the provider's envelope and on the stored row, never in the composed headers. */
+  bcc?: string[];
   subject: string;
   text: string;
   html?: string;

@@ -67,14 +67,16 @@ async function deliverOne(m: MessageRow, transport: MailTransport): Promise<{ re
   if (m.inReplyTo) headers["In-Reply-To"] = m.inReplyTo;
   if (m.references.length) headers["References"] = m.references.join(" ");
   // Recipients that are inboxes here got their copy when it was sent (local delivery).
-  const local = (await inboxesFor([...m.to, ...m.cc].map((a) => a.email))).filter((i) => i.id !== m.inboxId);
-  const [to, cc] = [externalAddresses(m.to.map((a) => a.email), local), externalAddresses(m.cc.map((a) => a.email), local)];
+  const local = (await inboxesFor([...m.to, ...m.cc, ...m.bcc].map((a) => a.email))).filter((i) => i.id !== m.inboxId);
+  const [to, cc, bcc] = [m.to, m.cc, m.bcc].map((list) => externalAddresses(list.map((a) => a.email), local)) as [string[], string[], string[]];
   try {
     // Exactly the files parsed from the stored (approved) bytes, checked by hash, or the attempt fails.
     const files = await filesForDelivery(m.workspaceId, m.id);
     const { providerId } = await transport({
       from,
       ...(to.length ? { to, cc } : { to: cc, cc: [] }),
+      // Bcc goes in the envelope only (Resend's `bcc`): the stored source never names it.
+      ...(bcc.length ? { bcc } : {}),
       subject: m.subject,
       text: m.text,
       html: m.htmlBody ?? undefined,

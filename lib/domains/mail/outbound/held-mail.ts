@@ -30,7 +30,7 @@ export async function settleHeldMail(tx: Transaction, actor: Actor, approvalId: 
     .where(and(eq(messages.approvalId, approvalId), eq(messages.status, "pending_approval")))
     .for("update");
   if (!held) return null;
-  const recipients = [...held.to, ...held.cc].map((a) => a.email);
+  const recipients = [...held.to, ...held.cc, ...held.bcc].map((a) => a.email);
   const local = approved ? (await inboxesFor(recipients)).filter((i) => i.id !== held.inboxId) : [];
   const allLocal = local.length > 0 && externalAddresses(recipients, local).length === 0;
   const status = !approved ? "discarded" : allLocal ? "delivered" : configuredTransport() ? "queued" : "captured";

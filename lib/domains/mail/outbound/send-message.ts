@@ -27,7 +27,7 @@ import { configuredTransport } from "../send-mail";
 import { MAX_SEND_RECIPIENTS, type forwardInput, type replyInput, type sendMessageInput } from "../schemas";
 import { checkCustomHeaders } from "./headers";
 import { composeOutbound, forwardSubject, outboundMessageId, replyReferences, replySubject, type Draft } from "./compose";
-import { ATTACHMENT_LIMITS, prepareAttachments, prepareFiles, storeBlobs } from "./attachments";
+import { ATTACHMENT_LIMITS, prepareAttachments, prepareFiles, storeBlobs, type PreparedAttachment } from "./attachments";
 import { attachmentStream } from "../attachment-response";
 import { queryable } from "../../../../db/transaction";
 import { attachments as attachmentsTable } from "../../../../db/schema";
@@ -36,7 +36,7 @@ import { recordReads } from "../../taint";
 import { storeAttachments } from "../store-message";
 
 // Whether to hold the message for a person is decided before these run (lib/domains/approvals/mail-gate.ts).
-type SendInput = Omit<z.output<typeof sendMessageInput>, "require_approval">;
+type SendInput = Omit<z.output<typeof sendMessageInput>, "require_approval" | "bcc"> & { bcc?: string[] };
 type ReplyInput = Omit<z.output<typeof replyInput>, "require_approval">;
 export type ForwardInput = Omit<z.output<typeof forwardInput>, "require_approval">;
 
@@ -61,6 +61,7 @@ export async function draftForSend(actor: Actor, inboxId: string, input: SendInp
     references: [],
     headers: checkCustomHeaders(input.headers),
     attachments,
+    bcc: unique(input.bcc ?? []).filter((a) => !input.to.includes(a) && !input.cc.includes(a)),
   } };
 }
 
@@ -124,14 +125,21 @@ export async function draftForReply(actor: Actor, parentId: string, input: Reply
  * a thread; in the sending inbox it joins the original's thread, and `forwarded_from` links them.
  * Forwarding carries the original's content: it taints the agent as reading it would.
  */
-export async function draftForForward(actor: Actor, originalId: string, input: ForwardInput): Promise<{ inbox: InboxRow; draft: Draft; original: MessageRow }> {
+export async function draftForForward(
+  actor: Actor,
+  originalId: string,
+  input: ForwardInput,
+  /** A forward draft's own files, sent after the original's (within one message's limits together). */
+  own: PreparedAttachment[] = [],
+): Promise<{ inbox: InboxRow; draft: Draft; original: MessageRow }> {
   const original = await findMessage(actor, originalId);
   if (original.direction === "outbound" && (original.status === "pending_approval" || original.status === "discarded")) {
     throw new AppError("conflict", `Message ${original.id} is ${original.status}: a message that waits for (or was refused) a person's approval cannot be forwarded.`);
   }
   const inbox = await getInbox(actor, original.inboxId);
   await assertInboxCanSend(inbox);
-  const attachments = input.include_attachments ? await forwardedFiles(original) : [];
+  const forwarded = input.include_attachments ? await forwardedFiles(original) : [];
+  const attachments = own.length ? prepareFiles([...forwarded, ...own].map((a) => ({ filename: a.filename, declared: a.contentType, bytes: a.bytes })), "attachments") : forwarded;
   await recordReads(actor, [original]);
   const headerBlock = forwardedHeaderBlock(original);
   const text = `${input.note ? `${input.note}\n\n` : ""}${headerBlock.join("\n")}\n\n${original.text}`;
@@ -194,6 +202,7 @@ const unique = (list: string[]) => [...new Set(list.map((a) => a.trim().toLowerC
 export type ComposedOutbound = { id: string; at: Date; raw: Buffer; parsed: ParsedMessage; source: EncodedSource };
 
 export async function composeForSending(inbox: InboxRow, draft: Draft): Promise<ComposedOutbound> {
+  await assertBccDeliverable(inbox, draft);
   const id = newId("message");
   const at = new Date();
   const raw = await composeOutbound(inbox, draft, outboundMessageId(id, inbox), at);
@@ -204,6 +213,21 @@ export async function composeForSending(inbox: InboxRow, draft: Draft): Promise<
   const limits = mailLimits();
   const parsed = await parseMessageOffThread(raw, { limits: { ...limits, bodyChars: Math.max(limits.bodyChars, raw.length) } });
   return { id, at, raw, parsed, source: await encodeSource(raw, parsed.sha256) };
+}
+
+/**
+ * Bcc travels in the provider's envelope beside To or Cc; a provider call needs a visible
+ * recipient. When every To and Cc is an inbox here (delivered locally, never handed to the
+ * provider) and a Bcc is not, there is no call to carry it: refused (422) rather than sent to
+ * the Bcc as a visible To, which would tell each Bcc the others.
+ */
+async function assertBccDeliverable(inbox: InboxRow, draft: Draft): Promise<void> {
+  if (!draft.bcc?.length) return;
+  const local = await localRecipients(inbox, [...draft.to, ...draft.cc, ...draft.bcc]);
+  const visible = externalAddresses([...draft.to, ...draft.cc], local);
+  if (!visible.length && externalAddresses(draft.bcc, local).length) {
+    throw new AppError("unprocessable_message", "Every To and Cc recipient is an inbox of this deployment, so the message is not handed to the mail provider, and Bcc to an outside address needs it: add an outside recipient to To or Cc, or send the Bcc recipients their own message.", { reason: "bcc_needs_external_recipient" });
+  }
 }
 
 /** Recipients that are inboxes of this deployment, with the copy they receive (parsed as received mail). */
@@ -217,7 +241,7 @@ export type LocalRecipients = { inboxes: InboxRow[]; copy: ParsedMessage };
 
 /** Finds the draft's local recipients and parses their copy, before any transaction opens. */
 export async function localRecipientsOf(inbox: InboxRow, draft: Draft, raw: Buffer): Promise<LocalRecipients | null> {
-  const local = await localRecipients(inbox, [...draft.to, ...draft.cc]);
+  const local = await localRecipients(inbox, [...draft.to, ...draft.cc, ...(draft.bcc ?? [])]);
   return local.length ? { inboxes: local, copy: await parseMessageOffThread(raw, { senderAuth: LOCAL_SENDER_AUTH }) } : null;
 }
 
@@ -238,7 +262,7 @@ export async function sendDraft(
 ): Promise<MessageRow> {
   const composed = await composeForSending(inbox, draft);
   const local = await localRecipientsOf(inbox, draft, composed.raw);
-  const allLocal = local !== null && !externalAddresses([...draft.to, ...draft.cc], local.inboxes).length;
+  const allLocal = local !== null && !externalAddresses([...draft.to, ...draft.cc, ...(draft.bcc ?? [])], local.inboxes).length;
   const status = allLocal ? "delivered" : configuredTransport() ? "queued" : "captured";
   return transaction(async (tx) => {
     await before?.(tx, composed.id);
@@ -276,6 +300,7 @@ export async function storeOutbound(
       direction: "outbound",
       status,
       ...parsedColumns(parsed),
+      bcc: (draft.bcc ?? []).map((email) => ({ name: null, email })),
       htmlBody: draft.html ?? null,
       customHeaders: Object.keys(draft.headers).length ? draft.headers : null,
       nextSendAt: status === "queued" ? at : null,
@@ -292,7 +317,7 @@ export async function storeOutbound(
   const carried = local ? await carriedTrace(inbox, local.inboxes, traceId, actor.type === "key" && actor.agentId ? actor.agentId : inbox.agentId, !isAgentBound(actor)) : null;
   const delivered = local ? await deliverLocally(inbox, local.inboxes, await copyFor(actor, local.copy), source, carried) : [];
   const summary = {
-    inbox_id: inbox.id, to: draft.to, cc: draft.cc, message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status, approval_id: approvalId,
+    inbox_id: inbox.id, to: draft.to, cc: draft.cc, ...(draft.bcc?.length ? { bcc: draft.bcc } : {}), message_id: parsed.messageId, in_reply_to: draft.inReplyTo ?? null, status, approval_id: approvalId,
     ...(parsed.attachments.length ? { attachments: parsed.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType, size: a.size, sha256: a.sha256 })) } : {}),
     ...(draft.forwardOf ? { forwarded_from: draft.forwardOf.id } : {}),
     ...(delivered.length ? { delivered_locally: delivered.map((d) => ({ inbox_id: d.inbox_id, message_id: d.message_id, refused: d.refused })) } : {}),

@@ -10,7 +10,10 @@ import { ActionForm } from "../../../../_components/action-form";
 import { Card, Field, PageHeader, dangerButtonClass, inputClass, linkClass, secondaryButtonClass } from "../../../../_components/ui";
 import { Time } from "../../../../_components/time";
 import { DraftStatusBadge } from "../../../draft-parts";
-import { returnDraftAction, sendDraftAction, updateDraftAction } from "../../../draft-actions";
+import { prepareDraftApprovalAction, returnDraftAction, sendDraftAction, updateDraftAction } from "../../../draft-actions";
+import { draftNeedsApproval } from "@/lib/domains/approvals/draft-approval";
+import { getApproval } from "@/lib/domains/approvals/approvals";
+import { DecideForm } from "../../../../approvals/decide-form";
 
 export const metadata: Metadata = { title: "Draft" };
 
@@ -23,7 +26,14 @@ export default async function DraftPage({ params }: { params: Promise<{ id: stri
   });
   if (draft.inboxId !== id) notFound();
   const reviewer = hasRole(member.role, "approver");
-  const editable = reviewer && (draft.status === "draft" || draft.status === "returned");
+  const actor = memberActor(member);
+  // The approval this draft's message waits for, if any (held by the agent's send or an earlier Approve and send).
+  const approval = draft.status === "sent" && draft.approvalId ? await getApproval(actor, draft.approvalId).catch(() => null) : null;
+  const waiting = approval?.status === "pending" ? approval : null;
+  const needs = reviewer ? await draftNeedsApproval(actor, draft) : null;
+  const editable = reviewer && (draft.status === "draft" || draft.status === "returned" || waiting !== null);
+  const approveAndSend = prepareDraftApprovalAction.bind(null, id, draft.id, draft.version);
+  const heldAction = (waiting?.action ?? null) as { rfc822_sha256?: string; size_bytes?: number } | null;
   const by = draft.createdBy.type === "key" ? `the agent (key ${draft.createdBy.key_id})` : draft.createdBy.type === "member" ? "a member" : draft.createdBy.type;
   const hidden = (
     <>
@@ -56,13 +66,33 @@ export default async function DraftPage({ params }: { params: Promise<{ id: stri
           {draft.bcc.length ? (
             <>
               <dt className="text-slate-600">Bcc</dt>
-              <dd>{draft.bcc.join(", ")} (not sent yet: Bcc is kept on the draft only)</dd>
+              <dd>{draft.bcc.join(", ")} (delivered, never named in the message&apos;s headers)</dd>
             </>
           ) : null}
           <dt className="text-slate-600">Last change</dt>
           <dd>
             <Time at={draft.updatedAt} />
           </dd>
+          {draft.attachments.length || draft.kind === "forward" ? (
+            <>
+              <dt className="text-slate-600">Attachments</dt>
+              <dd>
+                {draft.attachments.length ? (
+                  <ul className="list-disc pl-4" data-testid="draft-attachments">
+                    {draft.attachments.map((a, i) => (
+                      <li key={`${i}-${a.sha256}`}>
+                        <a className={linkClass} href={`/inboxes/${id}/drafts/${draft.id}/attachments/${i}`} download={a.filename}>
+                          {a.filename}
+                        </a>{" "}
+                        ({a.content_type}, {a.size} bytes)
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+                {draft.kind === "forward" ? <p className="text-slate-600">The forwarded message&apos;s own attachments go with it too.</p> : null}
+              </dd>
+            </>
+          ) : null}
           {draft.reviewNote ? (
             <>
               <dt className="text-slate-600">Review note</dt>
@@ -90,6 +120,27 @@ export default async function DraftPage({ params }: { params: Promise<{ id: stri
           {draft.text || "(no text yet)"}
         </pre>
       </Card>
+      {waiting ? (
+        <Card title="Waiting for approval">
+          <div className="grid gap-2 text-sm text-slate-700" data-testid="draft-approval">
+            <p>
+              Its message is held until{" "}
+              {waiting.required_approvals === 1 ? "a person approves it" : `${waiting.required_approvals} people approve it`} (
+              <Link href={`/approvals/${waiting.id}`} className={linkClass}>
+                approval {waiting.id}
+              </Link>
+              , {waiting.decisions.length} of {waiting.required_approvals} so far). Approving sends exactly the bytes composed from this version
+              {heldAction?.rfc822_sha256 ? (
+                <>
+                  {" "}
+                  (SHA-256 <code className="break-all" data-testid="held-sha256">{heldAction.rfc822_sha256}</code>)
+                </>
+              ) : null}
+              ; saving an edit cancels this approval and its held message, and you approve the new version here.
+            </p>
+          </div>
+        </Card>
+      ) : null}
       {editable ? (
         <>
           <Card title="Edit">
@@ -100,6 +151,9 @@ export default async function DraftPage({ params }: { params: Promise<{ id: stri
               </Field>
               <Field label="Cc (comma-separated)" name="cc">
                 <input id="cc" name="cc" defaultValue={draft.cc.join(", ")} className={inputClass} />
+              </Field>
+              <Field label="Bcc (comma-separated)" name="bcc">
+                <input id="bcc" name="bcc" defaultValue={draft.bcc.join(", ")} className={inputClass} />
               </Field>
               <Field label="Subject" name="subject">
                 <input id="subject" name="subject" maxLength={900} defaultValue={draft.subject} className={inputClass} />
@@ -112,19 +166,33 @@ export default async function DraftPage({ params }: { params: Promise<{ id: stri
               </Field>
             </ActionForm>
           </Card>
-          <Card title="Send or send back">
-            {draft.status === "draft" ? (
+          <Card title={waiting || needs ? "Approve and send, or send back" : "Send or send back"}>
+            {draft.status === "draft" || waiting ? (
               <div className="grid gap-6 md:grid-cols-2">
-                <ActionForm action={sendDraftAction} submit="Send as written" className="grid content-start gap-3">
-                  {hidden}
-                  <p className="text-sm text-slate-700">Sends exactly this version from the inbox, as you. Workspace mail policies still apply.</p>
-                </ActionForm>
-                <ActionForm action={returnDraftAction} submit="Send back to the agent" submitClassName={dangerButtonClass} className="grid content-start gap-3">
-                  {hidden}
-                  <Field label="Note for the agent" name="note">
-                    <textarea id="note" name="note" rows={3} required maxLength={2000} className={inputClass} />
-                  </Field>
-                </ActionForm>
+                {waiting || needs ? (
+                  <DecideForm prepare={approveAndSend} decision="approve" submit="Approve and send" className="grid content-start gap-3">
+                    <p className="text-sm text-slate-700">
+                      {needs ? `Workspace policy “${needs.policy}” asks ${needs.requiredApprovals === 1 ? "a person" : `${needs.requiredApprovals} people`} to approve this mail. ` : null}
+                      Approves exactly this version with your passkey, as on the approvals page: the approval&apos;s receipt binds the bytes that leave
+                      {(waiting?.required_approvals ?? needs?.requiredApprovals ?? 1) > 1 ? ", which leave once enough people approve" : ""}.
+                    </p>
+                  </DecideForm>
+                ) : (
+                  <ActionForm action={sendDraftAction} submit="Send as written" className="grid content-start gap-3">
+                    {hidden}
+                    <p className="text-sm text-slate-700">Sends exactly this version from the inbox, as you. No workspace mail policy asks for an approval of it.</p>
+                  </ActionForm>
+                )}
+                {draft.status === "draft" ? (
+                  <ActionForm action={returnDraftAction} submit="Send back to the agent" submitClassName={dangerButtonClass} className="grid content-start gap-3">
+                    {hidden}
+                    <Field label="Note for the agent" name="note">
+                      <textarea id="note" name="note" rows={3} required maxLength={2000} className={inputClass} />
+                    </Field>
+                  </ActionForm>
+                ) : (
+                  <p className="text-sm text-slate-700">To send it back to the agent instead, save an edit first (that cancels its approval and makes it a draft again), or deny it on the approvals page.</p>
+                )}
               </div>
             ) : (
               <p className="text-sm text-slate-700">Sent back to the agent: it can be sent again once it is edited (by the agent, or here).</p>
