@@ -2451,7 +2451,7 @@ export const TOOL_DEFINITIONS = [
         },
         "types": {
           "description": "only these event types",
-          "maxItems": 32,
+          "maxItems": 33,
           "type": "array",
           "items": {
             "type": "string",
@@ -2472,6 +2472,7 @@ export const TOOL_DEFINITIONS = [
               "approval.resolved",
               "calendar.synced",
               "calendar.sync_failed",
+              "calendar.orphan_found",
               "handoff.received",
               "handoff.completed",
               "handoff.dead",

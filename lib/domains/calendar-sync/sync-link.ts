@@ -13,6 +13,7 @@ import { loadProvider } from "./providers";
 import { scheduleSync } from "./schedule-sync";
 import { exportsMatching, reconcileExports, type ExportMatch } from "./reconcile";
 import { markConnectionBroken } from "./watch";
+import { requestDriftCheck } from "./drift-source";
 
 const LEASE_SECONDS = 120;
 
@@ -187,6 +188,9 @@ export async function syncLink(linkId: string): Promise<SyncResult | null> {
         updatedAt: sql`now()`,
       })
       .where(eq(googleCalendarLinks.id, link.id));
+    // A full resync (the change feed may have skipped changes) or a recovery after failures (an
+    // outage): the link's drift check compares every export with the provider now (issue #32).
+    if (fetched.full || current.syncStatus === "failed") await requestDriftCheck(tx, link);
     // Announced when something changed here, on the first sync, and on recovery; quiet resyncs stay quiet.
     if (changes.upserted || changes.removed || current.syncStatus !== "ok") {
       const actor = systemActor(provider, link.workspaceId);
