@@ -201,7 +201,7 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
     const missingRows = live.filter((r) => gone.has(r.googleEventId));
     const recorded = missingRows.length
       ? new Map(
-          (await tx.select().from(eventReconciliations).where(inArray(eventReconciliations.calendarEventId, missingRows.map((r) => r.calendarEventId)))).map((r) => [r.calendarEventId, r.state]),
+          (await tx.select().from(eventReconciliations).where(inArray(eventReconciliations.calendarEventId, missingRows.map((r) => r.calendarEventId)))).map((r) => [r.calendarEventId, `${r.state}:${r.providerStatus}`]),
         )
       : new Map<string, string>();
 
@@ -211,7 +211,7 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
     let missing = 0;
     const requeue: ExportedRow[] = [];
     for (const r of missingRows) {
-      if (recorded.get(r.calendarEventId) === "cancelled_externally") continue; // a person's deletion, seen already
+      if (recorded.get(r.calendarEventId) === "cancelled_externally:cancelled") continue; // a person's deletion, seen already
       if (provider.listsDeleted) requeue.push(r);
       else {
         seen.push({ id: r.googleEventId, busy: null, version: { status: "cancelled", start: null, end: null, updatedAt: null, changedBy: null } });
