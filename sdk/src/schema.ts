@@ -2016,7 +2016,7 @@ export interface components {
             kind: "slack" | "teams" | "discord";
             name: string;
             slack_channel_id: string | null;
-            notification_types: ("approval.requested" | "approval.escalated" | "approval.resolved" | "webhook_endpoint.disabled" | "calendar.sync_failed")[];
+            notification_types: ("approval.requested" | "approval.escalated" | "approval.resolved" | "webhook_endpoint.disabled" | "calendar.sync_failed" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted")[];
             /** @description null: every action class */
             action_classes: string[] | null;
             min_amount: number | null;

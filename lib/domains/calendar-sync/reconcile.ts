@@ -17,6 +17,7 @@ import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { emitEvent } from "../../platform/events/emit-event";
 import { reconciliationJson } from "../calendars";
+import { queueNotifications } from "../notifications";
 import type { CalendarProvider, ImportedEvent, RemoteVersion } from "./provider";
 
 /** At most this many events are re-checked in one sync (a page of changes touches a few; the rest wait for the next sync). */
@@ -239,7 +240,11 @@ async function recordObserved(
     .onConflictDoUpdate({ target: eventReconciliations.calendarEventId, set: { ...values, changes: sql`${eventReconciliations.changes} + 1`, detectedAt: sql`now()`, updatedAt: sql`now()` } })
     .returning();
   const data = reconciliationJson(event, row!);
-  if (type) await emitEvent(tx, actor, { type, agentId: event.agentId, data: { event_id: event.id, calendar_id: event.calendarId, hold_id: event.holdId, agent_id: event.agentId, ...data, new_conflicts: newConflicts } });
+  if (type) {
+    await emitEvent(tx, actor, { type, agentId: event.agentId, data: { event_id: event.id, calendar_id: event.calendarId, hold_id: event.holdId, agent_id: event.agentId, ...data, new_conflicts: newConflicts } });
+    // And to the people: the workspace's notification channels that take this type (Slack, Teams, Discord).
+    await queueNotifications(tx, { workspaceId: event.workspaceId, type, subject: event.id });
+  }
   await appendAudit(tx, [
     {
       actor,
