@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { Transaction } from "../../../db/client";
 import { queryable, transaction } from "../../../db/transaction";
 import {
@@ -221,7 +221,7 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
     const reconciled = seen.length ? await reconcileExports(tx, provider, link, seen, actor, live) : 0;
 
     for (const r of requeue) {
-      if (await requeueExport(tx, r)) {
+      if (await requeueExport(tx, r, listedAt)) {
         requeued++;
         await appendAudit(tx, [
           {
@@ -266,7 +266,7 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
         .returning();
       // Reported once: the same provider event seen again writes nothing (nor deletes again).
       if (!orphan) continue;
-      if (verdict.action === "deleted") await requeueExport(tx, mine!);
+      if (verdict.action === "deleted") await requeueExport(tx, mine!, listedAt);
       orphans++;
       const data = {
         calendar_id: link.calendarId,
@@ -288,12 +288,23 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
   });
 }
 
-/** Puts a settled export back to pending, due now (unless it changed since it was read): the export job makes the provider match it again. */
-async function requeueExport(tx: Transaction, row: ExportedRow): Promise<boolean> {
+/**
+ * Puts a settled export back to pending, due now, unless it changed since the listing began (a
+ * re-booking moved it, a cancel or an export wrote it): the export job makes the provider match it again.
+ */
+async function requeueExport(tx: Transaction, row: ExportedRow, listedAt: Date): Promise<boolean> {
   const [updated] = await tx
     .update(googleEventExports)
     .set({ status: "pending", attempts: 0, nextAttemptAt: sql`now()`, lastError: null, updatedAt: sql`now()` })
-    .where(and(eq(googleEventExports.id, row.id), eq(googleEventExports.status, row.status), eq(googleEventExports.updatedAt, row.updatedAt)))
+    .where(
+      and(
+        eq(googleEventExports.id, row.id),
+        eq(googleEventExports.status, row.status),
+        eq(googleEventExports.desired, row.desired),
+        eq(googleEventExports.calendarEventId, row.calendarEventId),
+        lt(googleEventExports.updatedAt, listedAt),
+      ),
+    )
     .returning();
   if (!updated) return false;
   await scheduleExportWork([{ id: updated.id, workspaceId: updated.workspaceId, key: updated.linkId, dueAt: new Date() }], tx);
