@@ -29,7 +29,7 @@ export type ChaosProvider = {
   runExports(): Promise<unknown>;
 };
 
-type Api = (path: string, init?: { key?: string; method?: string; body?: unknown }) => Promise<{ status: number; json: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Api = (path: string, init?: { key?: string; method?: string; body?: unknown }) => Promise<{ status: number; json: any }>;
 
 /**
  * The randomized test of issue #32 (seeded; the seed is printed and replays the choices): agents
@@ -143,7 +143,6 @@ async function disagreements(p: ChaosProvider): Promise<string[]> {
   const recs = new Map((await db.select().from(eventReconciliations).where(eq(eventReconciliations.linkId, p.linkId))).map((r) => [r.calendarEventId, r]));
   const orphans = new Set((await db.select().from(calendarOrphans).where(eq(calendarOrphans.linkId, p.linkId))).map((o) => o.providerEventId));
   const live = p.live();
-  const liveById = new Map(live.map((e) => [e.id, e]));
   const exportOf = new Map(exports.map((x) => [x.calendarEventId, x]));
   for (const x of exports) if (x.status !== "exported" && x.status !== "deleted") out.push(`export ${x.id} of ${x.calendarEventId} still ${x.status} (${x.lastError ?? ""})`);
 
@@ -186,6 +185,5 @@ async function disagreements(p: ChaosProvider): Promise<string[]> {
     if (!ok && !orphans.has(e.id)) out.push(`provider event ${e.id} tagged ${e.tag} has no live AgentDraft event (${x ? `${x.calendarEventId} ${x.desired} ${x.status}` : "no export"})`);
     if (!ok && orphans.has(e.id)) out.push(`provider event ${e.id} tagged ${e.tag} was reported as an orphan: none should arise from these operations`);
   }
-  void liveById;
   return out;
 }
