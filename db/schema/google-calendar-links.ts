@@ -40,6 +40,11 @@ export const googleCalendarLinks = pgTable(
     syncFailures: integer("sync_failures").notNull().default(0),
     nextSyncAt: timestamp("next_sync_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
     leasedUntil: timestamp("leased_until", { withTimezone: true, mode: "date" }),
+    /**
+     * When the drift check (issue #32) is due: set by a full resync, a recovery after failures,
+     * and, while the link has committed events ahead, a day after the last check; null: none due.
+     */
+    driftCheckAt: timestamp("drift_check_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
   },
@@ -49,6 +54,7 @@ export const googleCalendarLinks = pgTable(
     uniqueIndex("google_calendar_links_channel_key").on(t.channelId),
     index("google_calendar_links_due_idx").on(t.nextSyncAt),
     index("google_calendar_links_connection_idx").on(t.connectionId),
+    index("google_calendar_links_drift_idx").on(t.driftCheckAt).where(sql`${t.driftCheckAt} is not null`),
     check("google_calendar_links_sync_status_check", sql`${t.syncStatus} in ('pending', 'ok', 'failed')`),
   ],
 );

@@ -44,4 +44,5 @@ export * from "./oauth";
 export * from "./traces";
 export * from "./mail-domains";
 export * from "./event-reconciliations";
+export * from "./calendar-orphans";
 export * from "./drafts";

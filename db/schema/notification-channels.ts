@@ -7,7 +7,16 @@ export const NOTIFICATION_CHANNEL_KINDS = ["slack", "teams", "discord"] as const
 export type NotificationChannelKind = (typeof NOTIFICATION_CHANNEL_KINDS)[number];
 
 /** What a channel can be told (SPEC §15). */
-export const NOTIFICATION_TYPES = ["approval.requested", "approval.escalated", "approval.resolved", "webhook_endpoint.disabled", "calendar.sync_failed"] as const;
+export const NOTIFICATION_TYPES = [
+  "approval.requested",
+  "approval.escalated",
+  "approval.resolved",
+  "webhook_endpoint.disabled",
+  "calendar.sync_failed",
+  "event.moved_externally",
+  "event.cancelled_externally",
+  "event.conflicted",
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /**

@@ -25,6 +25,7 @@ import {
   microsoftPendingExportsSource,
   subscriptionRenewalSource,
 } from "../domains/calendar-sync/microsoft/work-sources";
+import { DRIFT_KIND, driftDueSource } from "../domains/calendar-sync/drift-source";
 import { NOTIFICATION_DELIVERY_KIND, queuedNotificationsSource } from "../domains/notifications/queue-notifications";
 import { claimedHandoffsSource, deadlineHandoffsSource, HANDOFF_CLAIM_EXPIRY_KIND, HANDOFF_EXPIRY_KIND, settleHandoff } from "../domains/handoffs/handoff-clock";
 import { activeLeasesSource, expireLease, LEASE_EXPIRY_KIND } from "../domains/leases/expire-leases";
@@ -136,6 +137,20 @@ export const WORK_KINDS: WorkKind[] = [
     limits: { perWorkspace: 2, perKey: 1, timeoutMs: 2 * MINUTE },
     doc: { run: "one Graph subscription renewed", due: "a timer 12 h before it expires (at once on `reauthorizationRequired`)", key: "Microsoft connection", only: "when Microsoft is configured" },
     enabled: microsoftConfigured,
+  },
+  {
+    // Event-driven: a full resync or a recovery asks for it; then a day after each check, only while the link has committed events ahead.
+    name: DRIFT_KIND,
+    source: driftDueSource,
+    run: async (item) => (await import("../domains/calendar-sync/drift")).checkDriftWork(item.id),
+    limits: { perWorkspace: 2, perKey: 1, timeoutMs: 5 * MINUTE },
+    doc: {
+      run: "one linked calendar's drift check: AgentDraft's exports compared with the provider's events; a lost copy re-created, an orphan reported",
+      due: "after a full resync (410) and after a recovery from failed syncs, then a day after each check while the link has committed events ahead; never for an idle link",
+      key: "linked calendar",
+      only: "when Google or Microsoft is configured",
+    },
+    enabled: () => googleConfigured() || microsoftConfigured(),
   },
   {
     name: NOTIFICATION_DELIVERY_KIND,

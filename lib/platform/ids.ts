@@ -42,6 +42,7 @@ export const ID_PREFIXES = {
   capturedEffect: "cap",
   oauthClient: "oac",
   draft: "drf",
+  calendarOrphan: "corph",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

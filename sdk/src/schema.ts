@@ -2029,7 +2029,7 @@ export interface components {
             kind: "slack" | "teams" | "discord";
             name: string;
             slack_channel_id: string | null;
-            notification_types: ("approval.requested" | "approval.escalated" | "approval.resolved" | "webhook_endpoint.disabled" | "calendar.sync_failed")[];
+            notification_types: ("approval.requested" | "approval.escalated" | "approval.resolved" | "webhook_endpoint.disabled" | "calendar.sync_failed" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted")[];
             /** @description null: every action class */
             action_classes: string[] | null;
             min_amount: number | null;
@@ -2355,7 +2355,7 @@ export interface components {
         /** @description The `data` of one Server-Sent Event; its SSE `event` field is the type and its `id` field the stream position to resume after (Last-Event-ID). */
         StreamedEvent: {
             /** @enum {string} */
-            type: "email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed" | "draft.created" | "draft.sent" | "draft.returned";
+            type: "email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "calendar.orphan_found" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed" | "draft.created" | "draft.sent" | "draft.returned";
             /** @description whm_...: the event's id, the same as its webhook's webhook-id */
             id: string;
             /** Format: date-time */
@@ -7604,7 +7604,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed" | "draft.created" | "draft.sent" | "draft.returned")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "calendar.orphan_found" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed" | "draft.created" | "draft.sent" | "draft.returned")[] | null;
                     agent_ids?: string[] | null;
                     /**
                      * @description false: created disabled (nothing is delivered to it) until a PATCH sets it true
@@ -7862,7 +7862,7 @@ export interface operations {
                     /** @description https URL; plain http only for hosts on the operator's WEBHOOK_ALLOWED_HOSTS */
                     url?: string;
                     description?: string | null;
-                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed" | "draft.created" | "draft.sent" | "draft.returned")[] | null;
+                    event_types?: ("email.received" | "email.sent" | "email.bounced" | "hold.created" | "hold.preempted" | "hold.expired" | "hold.released" | "hold.committed" | "event.cancelled" | "event.moved_externally" | "event.cancelled_externally" | "event.conflicted" | "approval.requested" | "approval.resolved" | "calendar.synced" | "calendar.sync_failed" | "calendar.orphan_found" | "handoff.received" | "handoff.completed" | "handoff.dead" | "handoff.expired" | "approval.consumed" | "lease.acquired" | "lease.released" | "lease.expired" | "message.claimed" | "message.released" | "message.completed" | "domain.verified" | "domain.failed" | "draft.created" | "draft.sent" | "draft.returned")[] | null;
                     agent_ids?: string[] | null;
                     /** @description true re-enables an endpoint that was disabled, and resets its failure count */
                     enabled?: boolean;
@@ -10088,7 +10088,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description comma-separated event types to receive (default: every type the key's scopes allow): email.received, email.sent, email.bounced, hold.created, hold.preempted, hold.expired, hold.released, hold.committed, event.cancelled, event.moved_externally, event.cancelled_externally, event.conflicted, approval.requested, approval.resolved, calendar.synced, calendar.sync_failed, handoff.received, handoff.completed, handoff.dead, handoff.expired, approval.consumed, lease.acquired, lease.released, lease.expired, message.claimed, message.released, message.completed, domain.verified, domain.failed, draft.created, draft.sent, draft.returned */
+                /** @description comma-separated event types to receive (default: every type the key's scopes allow): email.received, email.sent, email.bounced, hold.created, hold.preempted, hold.expired, hold.released, hold.committed, event.cancelled, event.moved_externally, event.cancelled_externally, event.conflicted, approval.requested, approval.resolved, calendar.synced, calendar.sync_failed, calendar.orphan_found, handoff.received, handoff.completed, handoff.dead, handoff.expired, approval.consumed, lease.acquired, lease.released, lease.expired, message.claimed, message.released, message.completed, domain.verified, domain.failed, draft.created, draft.sent, draft.returned */
                 types?: string;
                 /** @description start with events created at or after this time (while they are kept: 30 days), when there is no Last-Event-ID */
                 since?: string;

@@ -157,7 +157,7 @@ export async function startFakeGoogle(opts: { email?: string; clientId?: string;
   function listEvents(cal: FakeCalendar, q: URLSearchParams, res: http.ServerResponse) {
     const pageToken = q.get("pageToken");
     const syncTokenParam = q.get("syncToken");
-    type Cursor = { since: number | null; upTo: number; offset: number; showDeleted: boolean; filters: string[] };
+    type Cursor = { since: number | null; upTo: number; offset: number; showDeleted: boolean; filters: string[]; timeMin?: number; timeMax?: number };
     let cursor: Cursor;
     if (pageToken) {
       const c = decode<Cursor>(pageToken);
@@ -182,12 +182,19 @@ export async function startFakeGoogle(opts: { email?: string; clientId?: string;
         // An incremental sync always includes deletions; a full list only when asked.
         showDeleted: since !== null || q.get("showDeleted") === "true",
         filters: q.getAll("privateExtendedProperty"),
+        // timeMin / timeMax: events ending after timeMin and starting before timeMax.
+        ...(q.has("timeMin") ? { timeMin: Date.parse(q.get("timeMin")!) } : {}),
+        ...(q.has("timeMax") ? { timeMax: Date.parse(q.get("timeMax")!) } : {}),
       };
     }
     const max = Math.min(Number(q.get("maxResults") ?? pageSize) || pageSize, pageSize);
     const matching = [...cal.events.values()]
       .filter((e) => e.seq <= cursor.upTo && (cursor.since === null || e.seq > cursor.since))
       .filter((e) => cursor.showDeleted || e.status !== "cancelled")
+      .filter((e) => {
+        const at = (t: FakeEvent["start"]) => (t?.dateTime ? Date.parse(t.dateTime) : t?.date ? Date.parse(`${t.date}T00:00:00Z`) : NaN);
+        return (cursor.timeMin === undefined || !(at(e.end) <= cursor.timeMin)) && (cursor.timeMax === undefined || !(at(e.start) >= cursor.timeMax));
+      })
       .filter((e) =>
         cursor.filters.every((f) => {
           const [k, v] = f.split("=");
@@ -289,6 +296,12 @@ export async function startFakeGoogle(opts: { email?: string; clientId?: string;
         return;
       }
       return json(res, 200, publicEvent(stored));
+    }
+    if (method === "GET" && sub) {
+      // events.get: a deleted event is still returned (status cancelled); one Google never had (or purged) is 404.
+      const ev = cal.events.get(sub);
+      if (!ev) return json(res, 404, googleError(404, "notFound", "Not Found"));
+      return json(res, 200, publicEvent(ev));
     }
     if (method === "PATCH" && sub && sub !== "watch") {
       // events.patch: the fields sent replace the stored ones (a cancelled event comes back with status confirmed).

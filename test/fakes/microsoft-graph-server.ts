@@ -235,6 +235,31 @@ export async function startFakeMicrosoft(opts: { email?: string; clientId?: stri
       const cal = calendars.get(decodeURIComponent(m[1]!));
       return cal ? handleDelta(cal, url, req, res) : graphError(res, 404, "ErrorItemNotFound", "The specified object was not found in the store.");
     }
+    m = /^\/me\/calendars\/([^/]+)\/calendarView$/.exec(path);
+    if (m && method === "GET") {
+      // calendarView over a window (occurrences expanded), $expand of single-value extended
+      // properties filtered by id, paged by @odata.nextLink ($skip); deleted events are gone.
+      const cal = calendars.get(decodeURIComponent(m[1]!));
+      if (!cal) return graphError(res, 404, "ErrorItemNotFound", "The specified object was not found in the store.");
+      const from = Date.parse(url.searchParams.get("startDateTime") ?? "");
+      const to = Date.parse(url.searchParams.get("endDateTime") ?? "");
+      if (Number.isNaN(from) || Number.isNaN(to)) return graphError(res, 400, "ErrorInvalidParameter", "This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.");
+      const expand = /singleValueExtendedProperties\(\$filter=id eq '((?:[^']|'')*)'\)/.exec(url.searchParams.get("$expand") ?? "");
+      const wanted = expand ? expand[1]!.replace(/''/g, "'").toLowerCase() : null;
+      const top = Math.min(Number(url.searchParams.get("$top") ?? 10) || 10, pageSize);
+      const skip = Number(url.searchParams.get("$skip") ?? 0) || 0;
+      const all = [...cal.events.values()]
+        .filter((e) => !e.removed)
+        .sort((a, b) => a.seq - b.seq)
+        .flatMap((ev) => occurrences(ev).filter((o) => inWindow(o, from, to)).map((o) => ({ o, type: ev.recurrence ? "occurrence" : "singleInstance" })));
+      const page = all.slice(skip, skip + top).map(({ o, type }) => {
+        const props = wanted ? (o.singleValueExtendedProperties ?? []).filter((p) => p.id.toLowerCase() === wanted) : [];
+        return { ...view(o, type), ...(props.length ? { singleValueExtendedProperties: props } : {}) };
+      });
+      const nextUrl = new URL(url.toString().replace(/^http:\/\/[^/]+/, `http://${req.headers.host}`));
+      nextUrl.searchParams.set("$skip", String(skip + top));
+      return json(res, 200, { value: page, ...(skip + top < all.length ? { "@odata.nextLink": nextUrl.toString() } : {}) });
+    }
     m = /^\/me\/calendars\/([^/]+)\/events$/.exec(path);
     if (m) {
       const cal = calendars.get(decodeURIComponent(m[1]!));
@@ -259,6 +284,16 @@ export async function startFakeMicrosoft(opts: { email?: string; clientId?: stri
       }
     }
     m = /^\/me\/calendars\/([^/]+)\/events\/([^/]+)$/.exec(path);
+    if (m && method === "GET") {
+      // One event ($expand of single-value extended properties by id); a deleted one is not found.
+      const cal = calendars.get(decodeURIComponent(m[1]!));
+      const ev = cal?.events.get(decodeURIComponent(m[2]!));
+      if (!cal || !ev || ev.removed) return graphError(res, 404, "ErrorItemNotFound", "The specified object was not found in the store.");
+      const expand = /singleValueExtendedProperties\(\$filter=id eq '((?:[^']|'')*)'\)/.exec(url.searchParams.get("$expand") ?? "");
+      const wanted = expand ? expand[1]!.replace(/''/g, "'").toLowerCase() : null;
+      const props = wanted ? (ev.singleValueExtendedProperties ?? []).filter((p) => p.id.toLowerCase() === wanted) : [];
+      return json(res, 200, { ...view(ev, "singleInstance"), ...(props.length ? { singleValueExtendedProperties: props } : {}) });
+    }
     if (m && method === "PATCH") {
       // The fields sent replace the stored ones; a removed event is not found.
       const cal = calendars.get(decodeURIComponent(m[1]!));

@@ -8,6 +8,9 @@ export const TYPE_LABELS: Record<(typeof NOTIFICATION_TYPES)[number], string> = 
   "approval.resolved": "Approval decided or expired",
   "webhook_endpoint.disabled": "Webhook endpoint disabled",
   "calendar.sync_failed": "Calendar sync failed",
+  "event.moved_externally": "Meeting moved by a person",
+  "event.cancelled_externally": "Meeting deleted or declined by a person",
+  "event.conflicted": "Meeting double-booked",
 };
 const DEFAULT_TYPES: string[] = ["approval.requested", "approval.escalated", "approval.resolved", "webhook_endpoint.disabled"];
 

@@ -152,7 +152,7 @@ describe("a draft approved and sent from its page", () => {
     const { inbox, person, create } = await setup();
     const d = await create();
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => prepareDraftApproval(person.actor, d.id, d.version)));
-    const ok = results.filter((r): r is PromiseFulfilledResult<{ approvalId: string; options: unknown }> => r.status === "fulfilled");
+    const ok = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof prepareDraftApproval>>> => r.status === "fulfilled");
     expect(ok.length).toBeGreaterThanOrEqual(1);
     expect(new Set(ok.map((r) => r.value.approvalId)).size).toBe(1);
     for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "conflict" });

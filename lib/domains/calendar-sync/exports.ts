@@ -11,6 +11,7 @@ import { queueNotifications } from "../notifications";
 import type { CalendarProvider, ExportOutcome } from "./provider";
 import { loadProvider } from "./providers";
 import { markConnectionBroken } from "./watch";
+import { armDriftCheck } from "./drift-source";
 import { scheduleExportWork } from "../../platform/events/export-outbox";
 import { capturesOutbound } from "../../platform/config/preview";
 import { recordCapture } from "../../platform/outbound/captures";
@@ -134,6 +135,8 @@ async function recordOutcome(provider: CalendarProvider, row: GoogleEventExportR
         .set({ status, attempts, googleEventId: remoteEventId, leasedUntil: null, lastError: null, nextAttemptAt: null, updatedAt: sql`now()` })
         .where(eq(googleEventExports.id, row.id))
         .returning();
+      // A committed event is at the provider now: the link's daily drift check starts, if none is due.
+      if (row.desired === "present") await armDriftCheck(tx, row.linkId);
       await appendAudit(tx, [
         {
           actor,

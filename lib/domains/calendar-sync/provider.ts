@@ -39,6 +39,18 @@ export interface CalendarProvider {
   /** Every page of changes: everything (syncToken null: a full sync) or what changed since the token. */
   fetchChanges(connection: GoogleConnectionRow, link: GoogleCalendarLinkRow, syncToken: string | null): Promise<FetchedChanges>;
 
+  /**
+   * Every event of the calendar overlapping [from, to), one instance per occurrence, with its
+   * AgentDraft tag and its version (the drift check, issue #32): at most `maxEvents`, `complete`
+   * false when there were more. A provider that keeps deleted events (`listsDeleted`) lists them
+   * as cancelled; one that does not (Graph) simply omits them.
+   */
+  listWindow(connection: GoogleConnectionRow, link: GoogleCalendarLinkRow, from: Date, to: Date, maxEvents: number): Promise<ListedWindow>;
+  /** One event by its id (deleted ones as cancelled where the provider keeps them), or null when the provider answers 404: it has no such event. */
+  getEvent(connection: GoogleConnectionRow, link: GoogleCalendarLinkRow, remoteId: string): Promise<ListedEvent | null>;
+  /** Whether `listWindow` shows deleted events (as cancelled): then a missing event was lost, not deleted by a person. */
+  listsDeleted: boolean;
+
   /** Opens a change subscription for the link (push channel / Graph subscription), or null when this deployment cannot receive one. */
   watch(connection: GoogleConnectionRow, link: GoogleCalendarLinkRow): Promise<WatchChannel | null>;
   /** Stops a subscription; one the provider no longer knows is already stopped. */
@@ -77,6 +89,10 @@ export type ImportedEvent = { id: string; busy: { start: Date; end: Date } | nul
  * change (neither provider names who made it: `changedBy` is the organizer or creator it names).
  */
 export type RemoteVersion = { status: "confirmed" | "cancelled" | "declined"; start: Date | null; end: Date | null; updatedAt: Date | null; changedBy: string | null };
+
+/** An event as the drift check lists it: `exportTag` is the AgentDraft event id it is tagged with (null: untagged). */
+export type ListedEvent = { id: string; exportTag: string | null; version: RemoteVersion };
+export type ListedWindow = { items: ListedEvent[]; complete: boolean };
 
 export type FetchedChanges = { full: boolean; items: ImportedEvent[]; nextSyncToken: string };
 

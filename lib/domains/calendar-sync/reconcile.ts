@@ -9,6 +9,7 @@ import {
   type CalendarEventRow,
   type EventReconciliationRow,
   type GoogleCalendarLinkRow,
+  type GoogleEventExportRow,
   type ReconciliationConflict,
   type ReconciliationState,
 } from "../../../db/schema";
@@ -16,6 +17,7 @@ import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { emitEvent } from "../../platform/events/emit-event";
 import { reconciliationJson } from "../calendars";
+import { queueNotifications } from "../notifications";
 import type { CalendarProvider, ImportedEvent, RemoteVersion } from "./provider";
 
 /** At most this many events are re-checked in one sync (a page of changes touches a few; the rest wait for the next sync). */
@@ -36,29 +38,18 @@ const conflictKey = (c: ReconciliationConflict) => (c.kind === "event" ? `event:
  * provider version and the same conflicts seen again write nothing. Nothing is moved back.
  * Returns how many changes it recorded.
  */
-export async function reconcileExports(tx: Transaction, provider: CalendarProvider, link: GoogleCalendarLinkRow, items: ImportedEvent[], actor: Actor): Promise<number> {
+export async function reconcileExports(tx: Transaction, provider: CalendarProvider, link: GoogleCalendarLinkRow, items: ImportedEvent[], actor: Actor, exports?: ExportMatch[]): Promise<number> {
   // The last word on each provider event wins.
   const latest = new Map<string, ImportedEvent>();
   for (const ev of items) latest.set(ev.id, ev);
 
   // Exported events the provider reported: matched by the remote id AgentDraft made (or Graph
-  // gave it), which a deleted event's entry still carries when its tag is gone.
-  const reported = latest.size
-    ? await tx
-        .select({ eventId: googleEventExports.calendarEventId, remoteId: googleEventExports.googleEventId })
-        .from(googleEventExports)
-        .where(
-          and(
-            eq(googleEventExports.workspaceId, link.workspaceId),
-            eq(googleEventExports.calendarId, link.calendarId),
-            eq(googleEventExports.googleCalendarId, link.googleCalendarId),
-            eq(googleEventExports.desired, "present"),
-            eq(googleEventExports.status, "exported"),
-            // One array parameter, however many events a full sync lists.
-            sql`${googleEventExports.googleEventId} = any(${sql.param([...latest.keys()])}::text[])`,
-          ),
-        )
-    : [];
+  // gave it), which a deleted event's entry still carries when its tag is gone. The sync passes
+  // the export rows it already read for these ids (one read per sync).
+  const matches = exports ?? (await exportsMatching(tx, link, [...latest.keys()]));
+  const reported = matches
+    .filter((r) => r.desired === "present" && r.status === "exported" && latest.has(r.googleEventId))
+    .map((r) => ({ eventId: r.calendarEventId, remoteId: r.googleEventId }));
   const remoteOf = new Map(reported.map((r) => [r.eventId, r.remoteId]));
 
   // Exported events a changed provider event now overlaps (a person double-booked over them).
@@ -112,6 +103,38 @@ export async function reconcileExports(tx: Transaction, provider: CalendarProvid
     if (await recordObserved(tx, provider, link, actor, event, remoteId, before, observed, calendarIds)) changes++;
   }
   return changes;
+}
+
+/** An export row of a link's calendar, as the sync and the drift check match provider events against it. */
+export type ExportMatch = Pick<GoogleEventExportRow, "id" | "calendarEventId" | "googleEventId" | "desired" | "status" | "updatedAt">;
+
+/**
+ * The export rows of the link's AgentDraft calendar to its remote calendar whose remote id is
+ * one of `remoteIds` (whatever they want or their state): the one read of google_event_exports a
+ * sync makes, shared by the busy-time import (which events are our own copies) and the
+ * reconciliation (which exported events the provider reported).
+ */
+export async function exportsMatching(tx: Transaction, link: GoogleCalendarLinkRow, remoteIds: string[]): Promise<ExportMatch[]> {
+  if (!remoteIds.length) return [];
+  return tx
+    .select({
+      id: googleEventExports.id,
+      calendarEventId: googleEventExports.calendarEventId,
+      googleEventId: googleEventExports.googleEventId,
+      desired: googleEventExports.desired,
+      status: googleEventExports.status,
+      updatedAt: googleEventExports.updatedAt,
+    })
+    .from(googleEventExports)
+    .where(
+      and(
+        eq(googleEventExports.workspaceId, link.workspaceId),
+        eq(googleEventExports.calendarId, link.calendarId),
+        eq(googleEventExports.googleCalendarId, link.googleCalendarId),
+        // One array parameter, however many events a full sync lists.
+        sql`${googleEventExports.googleEventId} = any(${sql.param([...new Set(remoteIds)])}::text[])`,
+      ),
+    );
 }
 
 /** The AgentDraft calendars whose links read the same provider calendar (their commitments share its time). */
@@ -217,7 +240,11 @@ async function recordObserved(
     .onConflictDoUpdate({ target: eventReconciliations.calendarEventId, set: { ...values, changes: sql`${eventReconciliations.changes} + 1`, detectedAt: sql`now()`, updatedAt: sql`now()` } })
     .returning();
   const data = reconciliationJson(event, row!);
-  if (type) await emitEvent(tx, actor, { type, agentId: event.agentId, data: { event_id: event.id, calendar_id: event.calendarId, hold_id: event.holdId, agent_id: event.agentId, ...data, new_conflicts: newConflicts } });
+  if (type) {
+    await emitEvent(tx, actor, { type, agentId: event.agentId, data: { event_id: event.id, calendar_id: event.calendarId, hold_id: event.holdId, agent_id: event.agentId, ...data, new_conflicts: newConflicts } });
+    // And to the people: the workspace's notification channels that take this type (Slack, Teams, Discord).
+    await queueNotifications(tx, { workspaceId: event.workspaceId, type, subject: event.id });
+  }
   await appendAudit(tx, [
     {
       actor,

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lte, lt, or, sql } from "drizzle-orm";
 import type { Transaction } from "../../../db/client";
 import { queryable, transaction } from "../../../db/transaction";
-import { externalBusyIntervals, googleCalendarLinks, googleConnections, googleEventExports, type GoogleCalendarLinkRow } from "../../../db/schema";
+import { externalBusyIntervals, googleCalendarLinks, googleConnections, type GoogleCalendarLinkRow } from "../../../db/schema";
 import { newId } from "../../platform/ids";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
@@ -11,8 +11,9 @@ import { queueNotifications } from "../notifications";
 import type { CalendarProvider, FetchedChanges, ImportedEvent } from "./provider";
 import { loadProvider } from "./providers";
 import { scheduleSync } from "./schedule-sync";
-import { reconcileExports } from "./reconcile";
+import { exportsMatching, reconcileExports, type ExportMatch } from "./reconcile";
 import { markConnectionBroken } from "./watch";
+import { requestDriftCheck } from "./drift-source";
 
 const LEASE_SECONDS = 120;
 
@@ -37,29 +38,16 @@ async function claimLink(linkId: string): Promise<GoogleCalendarLinkRow | null> 
  * nothing: anyone who can write to the calendar can set it to hide real busy time. A provider
  * whose change feed shows no tags (`exportTag` undefined) is matched on the remote id alone.
  */
-async function exportedByLink(tx: Transaction, link: GoogleCalendarLinkRow, items: ImportedEvent[]): Promise<Set<string>> {
-  const tagged = items.filter((ev) => ev.exportTag !== null);
-  if (!tagged.length) return new Set();
-  const rows = await tx
-    .select({ calendarEventId: googleEventExports.calendarEventId, googleEventId: googleEventExports.googleEventId })
-    .from(googleEventExports)
-    .where(
-      and(
-        eq(googleEventExports.workspaceId, link.workspaceId),
-        eq(googleEventExports.calendarId, link.calendarId),
-        eq(googleEventExports.googleCalendarId, link.googleCalendarId),
-        inArray(googleEventExports.googleEventId, tagged.map((ev) => ev.id)),
-      ),
-    );
-  const ours = new Map(rows.map((r) => [r.googleEventId, r.calendarEventId]));
-  return new Set(tagged.filter((ev) => ours.has(ev.id) && (ev.exportTag === undefined || ours.get(ev.id) === ev.exportTag)).map((ev) => ev.id));
+function exportedByLink(items: ImportedEvent[], exports: ExportMatch[]): Set<string> {
+  const ours = new Map(exports.map((r) => [r.googleEventId, r.calendarEventId]));
+  return new Set(items.filter((ev) => ev.exportTag !== null && ours.has(ev.id) && (ev.exportTag === undefined || ours.get(ev.id) === ev.exportTag)).map((ev) => ev.id));
 }
 
 /** Writes the fetched changes under the calendar's row lock: holds placed meanwhile queue behind it. */
-async function applyChanges(tx: Transaction, provider: CalendarProvider, link: GoogleCalendarLinkRow, fetched: FetchedChanges): Promise<{ upserted: number; removed: number }> {
+async function applyChanges(tx: Transaction, provider: CalendarProvider, link: GoogleCalendarLinkRow, fetched: FetchedChanges, exports: ExportMatch[]): Promise<{ upserted: number; removed: number }> {
   // The last word on each event wins (a page may list an event once, but be safe).
   const latest = new Map<string, { start: Date; end: Date } | null>();
-  const ownExports = await exportedByLink(tx, link, fetched.items);
+  const ownExports = exportedByLink(fetched.items, exports);
   for (const ev of fetched.items) latest.set(ev.id, ownExports.has(ev.id) ? null : ev.busy);
   const busy = new Map([...latest].filter((e): e is [string, { start: Date; end: Date }] => e[1] !== null));
   const gone = [...latest].filter(([, iv]) => iv === null).map(([id]) => id);
@@ -182,9 +170,11 @@ export async function syncLink(linkId: string): Promise<SyncResult | null> {
     await lockCalendars(tx, link.workspaceId, [link.calendarId]);
     const [current] = await tx.select().from(googleCalendarLinks).where(eq(googleCalendarLinks.id, link.id)).for("update");
     if (!current) return null; // unlinked meanwhile: its busy time is already gone
-    const changes = await applyChanges(tx, provider, link, fetched);
+    // One read of the export rows the fetched events may be copies of, for the import and the reconciliation.
+    const exports = await exportsMatching(tx, link, fetched.items.map((ev) => ev.id));
+    const changes = await applyChanges(tx, provider, link, fetched, exports);
     // A person's changes to events AgentDraft exported, seen in the same changes (issue #32).
-    const reconciled = await reconcileExports(tx, provider, link, fetched.items, systemActor(provider, link.workspaceId));
+    const reconciled = await reconcileExports(tx, provider, link, fetched.items, systemActor(provider, link.workspaceId), exports);
     await tx
       .update(googleCalendarLinks)
       .set({
@@ -198,6 +188,9 @@ export async function syncLink(linkId: string): Promise<SyncResult | null> {
         updatedAt: sql`now()`,
       })
       .where(eq(googleCalendarLinks.id, link.id));
+    // A full resync (the change feed may have skipped changes) or a recovery after failures (an
+    // outage): the link's drift check compares every export with the provider now (issue #32).
+    if (fetched.full || current.syncStatus === "failed") await requestDriftCheck(tx, link);
     // Announced when something changed here, on the first sync, and on recovery; quiet resyncs stay quiet.
     if (changes.upserted || changes.removed || current.syncStatus !== "ok") {
       const actor = systemActor(provider, link.workspaceId);

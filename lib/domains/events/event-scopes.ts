@@ -20,6 +20,7 @@ export const EVENT_SCOPES: Record<EventType, ApiKeyScope> = {
   "event.conflicted": "calendar",
   "calendar.synced": "calendar",
   "calendar.sync_failed": "calendar",
+  "calendar.orphan_found": "calendar",
   "approval.requested": "approvals",
   "approval.resolved": "approvals",
   "approval.consumed": "approvals",

@@ -1,7 +1,21 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Queryable } from "../../../db/client";
-import { agents, approvalDecisions, approvals, calendars, googleCalendarLinks, googleConnections, googleEventExports, members, webhookEndpoints, type NotificationChannelRow, type NotificationMessageRow } from "../../../db/schema";
-import { approvalNotice, endpointDisabledNotice, syncFailedNotice, type Notice } from "./notice";
+import {
+  agents,
+  approvalDecisions,
+  approvals,
+  calendarEvents,
+  calendars,
+  eventReconciliations,
+  googleCalendarLinks,
+  googleConnections,
+  googleEventExports,
+  members,
+  webhookEndpoints,
+  type NotificationChannelRow,
+  type NotificationMessageRow,
+} from "../../../db/schema";
+import { approvalNotice, endpointDisabledNotice, reconciliationNotice, syncFailedNotice, type Notice } from "./notice";
 import { publicOrigin } from "../../platform/config/public-url";
 
 /** The web app's origin for links in messages (jobs have no request to read it from): the deployment's public URL. */
@@ -68,6 +82,37 @@ export async function loadNotice(q: Queryable, m: NotificationMessageRow, channe
       .leftJoin(googleConnections, eq(googleConnections.id, googleCalendarLinks.connectionId))
       .where(and(eq(googleEventExports.id, m.subjectId), eq(googleEventExports.workspaceId, ws)));
     return exp ? syncFailedNotice({ calendarId: exp.calendarId, calendarName: exp.name, direction: "export", error: exp.error, at: exp.at, provider: exp.provider ?? "google" }, origin) : null;
+  }
+  if (m.type === "event.moved_externally" || m.type === "event.cancelled_externally" || m.type === "event.conflicted") {
+    const [r] = await q
+      .select({ rec: eventReconciliations, event: calendarEvents, calendarName: calendars.name, agentName: agents.name })
+      .from(eventReconciliations)
+      .innerJoin(calendarEvents, eq(calendarEvents.id, eventReconciliations.calendarEventId))
+      .leftJoin(calendars, eq(calendars.id, calendarEvents.calendarId))
+      .leftJoin(agents, eq(agents.id, calendarEvents.agentId))
+      .where(and(eq(eventReconciliations.calendarEventId, m.subjectId), eq(eventReconciliations.workspaceId, ws)));
+    if (!r) return null;
+    return reconciliationNotice(
+      {
+        type: m.type,
+        eventId: r.event.id,
+        title: typeof r.event.metadata.title === "string" ? r.event.metadata.title.slice(0, 200) : null,
+        calendarId: r.event.calendarId,
+        calendarName: r.calendarName,
+        agentName: r.agentName,
+        provider: r.rec.provider,
+        state: r.rec.state,
+        start: r.event.startTime,
+        end: r.event.endTime,
+        providerStatus: r.rec.providerStatus,
+        providerStart: r.rec.providerStart,
+        providerEnd: r.rec.providerEnd,
+        changedBy: r.rec.providerChangedBy,
+        conflicts: r.rec.conflicts.length,
+        eventStatus: r.event.status,
+      },
+      origin,
+    );
   }
   return null;
 }

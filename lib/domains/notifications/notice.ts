@@ -134,6 +134,71 @@ export function syncFailedNotice(
   };
 }
 
+export type ReconciliationFacts = {
+  type: "event.moved_externally" | "event.cancelled_externally" | "event.conflicted";
+  eventId: string;
+  title: string | null;
+  calendarId: string;
+  calendarName: string | null;
+  agentName: string | null;
+  provider: "google" | "microsoft";
+  /** The reconciliation as it stands now (it may have changed since the message was queued). */
+  state: "moved_externally" | "cancelled_externally" | "conflicted" | "in_sync";
+  start: Date;
+  end: Date;
+  providerStatus: "confirmed" | "cancelled" | "declined";
+  providerStart: Date | null;
+  providerEnd: Date | null;
+  changedBy: string | null;
+  conflicts: number;
+  eventStatus: "confirmed" | "cancelled";
+};
+
+const RECONCILIATION: Record<ReconciliationFacts["type"], { title: string; tone: NoticeTone }> = {
+  "event.moved_externally": { title: "Meeting moved by a person", tone: "amber" },
+  "event.cancelled_externally": { title: "Meeting deleted or declined by a person", tone: "red" },
+  "event.conflicted": { title: "Meeting double-booked", tone: "amber" },
+};
+
+const NOW: Record<ReconciliationFacts["state"], string> = {
+  moved_externally: "moved (needs attention)",
+  cancelled_externally: "deleted or declined (needs attention)",
+  conflicted: "double-booked (needs attention)",
+  in_sync: "back in sync (nothing to do)",
+};
+
+/** A person changed a meeting AgentDraft committed, in Google Calendar or Outlook (issue #32): what AgentDraft has beside what the provider now says. */
+export function reconciliationNotice(f: ReconciliationFacts, origin: string): Notice {
+  const product = f.provider === "microsoft" ? "Outlook" : "Google Calendar";
+  const what = f.title ? `“${f.title}”` : "A meeting";
+  const span = (a: Date, b: Date) => `${utc(a)} – ${utc(b)}`;
+  const summary =
+    f.type === "event.moved_externally"
+      ? `${what} on ${f.calendarName ?? f.calendarId} was moved in ${product}.`
+      : f.type === "event.cancelled_externally"
+        ? `${what} on ${f.calendarName ?? f.calendarId} was ${f.providerStatus === "declined" ? "declined by all its attendees" : "deleted"} in ${product}.`
+        : `Something else now overlaps ${f.title ? `“${f.title}”` : "a meeting"} on ${f.calendarName ?? f.calendarId} in ${product}.`;
+  const fields: Notice["fields"] = [
+    { label: "AgentDraft", value: span(f.start, f.end) },
+    { label: product, value: f.providerStatus === "cancelled" ? "deleted" : f.providerStart && f.providerEnd ? `${span(f.providerStart, f.providerEnd)}${f.providerStatus === "declined" ? " (declined)" : ""}` : f.providerStatus },
+  ];
+  if (f.conflicts) fields.push({ label: "Overlaps", value: `${f.conflicts} other commitment${f.conflicts === 1 ? "" : "s"}` });
+  if (f.changedBy) fields.push({ label: "Organizer", value: f.changedBy });
+  if (f.agentName) fields.push({ label: "Agent", value: f.agentName });
+  fields.push({ label: "Now", value: f.eventStatus === "cancelled" ? "no longer committed in AgentDraft" : NOW[f.state] });
+  return {
+    type: f.type,
+    title: RECONCILIATION[f.type].title,
+    tone: RECONCILIATION[f.type].tone,
+    summary,
+    fields,
+    note: null,
+    link: { url: `${origin}/calendars/${f.calendarId}`, label: "Open the calendar" },
+    footer: "AgentDraft moved nothing back. The agent can re-book the meeting (rebooks_event_id), or a person can put it back where it was.",
+    evidence: null,
+  };
+}
+
 export function testNotice(channelName: string, origin: string, at: Date): Notice {
   return {
     type: "test",

@@ -15,8 +15,8 @@ export const queuedNotificationsSource = () => sql`
   where m.status = 'queued' and c.enabled`;
 
 export const APPROVAL_NOTIFICATION_TYPES: readonly NotificationType[] = ["approval.requested", "approval.escalated", "approval.resolved"];
-/** Alerts about the same subject can happen again (an endpoint re-enabled and disabled anew): a past message is re-armed. */
-const REPEATABLE: readonly NotificationType[] = ["webhook_endpoint.disabled", "calendar.sync_failed"];
+/** Alerts about the same subject can happen again (an endpoint re-enabled and disabled anew, a meeting moved twice): a past message is re-armed. */
+const REPEATABLE: readonly NotificationType[] = ["webhook_endpoint.disabled", "calendar.sync_failed", "event.moved_externally", "event.cancelled_externally", "event.conflicted"];
 /** Who gets a Slack direct message about a request, when the channel asks for it: the members who can decide. */
 export const DM_ROLES = ["owner", "admin", "approver"] as const;
 

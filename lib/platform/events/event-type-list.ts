@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   "approval.resolved",
   "calendar.synced",
   "calendar.sync_failed",
+  "calendar.orphan_found",
   "handoff.received",
   "handoff.completed",
   "handoff.dead",

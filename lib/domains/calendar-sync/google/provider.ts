@@ -1,5 +1,5 @@
 import { CodeChallengeMethod, type Credentials } from "google-auth-library";
-import type { CalendarProvider, ExportOutcome, ImportedEvent } from "../provider";
+import type { CalendarProvider, ExportOutcome, ImportedEvent, ListedEvent } from "../provider";
 import { AppError } from "../../../platform/errors";
 import { env } from "../../../platform/config/env";
 import { open } from "../../../platform/crypto/secret-box";
@@ -108,6 +108,46 @@ export const googleProvider: CalendarProvider = {
       return { full: !syncToken, items: imported, nextSyncToken: res.data.nextSyncToken };
     }
   },
+
+  /** events.list over the window, deleted events included (Google keeps them as cancelled). */
+  async listWindow(connection, link, from, to, maxEvents) {
+    const api = calendarClient(authorizedClient(connection));
+    const items: ListedEvent[] = [];
+    let pageToken: string | undefined;
+    for (;;) {
+      const res = await callGoogle(connection.id, () =>
+        api.events.list({
+          calendarId: link.googleCalendarId,
+          singleEvents: true,
+          showDeleted: true,
+          timeMin: from.toISOString(),
+          timeMax: to.toISOString(),
+          maxResults: PAGE_SIZE,
+          ...(pageToken ? { pageToken } : {}),
+        }),
+      );
+      const timeZone = res.data.timeZone ?? "UTC";
+      for (const ev of res.data.items ?? []) {
+        if (!ev.id) continue;
+        if (items.length >= maxEvents) return { items, complete: false };
+        items.push({ id: ev.id, exportTag: ev.extendedProperties?.private?.[EXPORT_EVENT_PROPERTY] ?? null, version: remoteVersion(ev, timeZone) });
+      }
+      if (!res.data.nextPageToken) return { items, complete: true };
+      pageToken = res.data.nextPageToken;
+    }
+  },
+  async getEvent(connection, link, remoteId) {
+    const api = calendarClient(authorizedClient(connection));
+    try {
+      const res = await callGoogle(connection.id, () => api.events.get({ calendarId: link.googleCalendarId, eventId: remoteId }));
+      const ev = res.data;
+      return { id: ev.id ?? remoteId, exportTag: ev.extendedProperties?.private?.[EXPORT_EVENT_PROPERTY] ?? null, version: remoteVersion(ev, ev.start?.timeZone ?? "UTC") };
+    } catch (err) {
+      if (googleFailure(err).status === 404) return null;
+      throw err;
+    }
+  },
+  listsDeleted: true,
 
   watch: (connection, link) => openChannel(connection, link),
   stopWatch: (connection, channel) => stopChannel(connection, channel),

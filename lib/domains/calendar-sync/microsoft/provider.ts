@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { CalendarProvider, ExportOutcome, ImportedEvent } from "../provider";
+import type { CalendarProvider, ExportOutcome, ImportedEvent, ListedEvent } from "../provider";
 import type { GoogleConnectionRow } from "../../../../db/schema";
 import { AppError } from "../../../platform/errors";
 import { env } from "../../../platform/config/env";
@@ -156,6 +156,49 @@ export const microsoftProvider: CalendarProvider = {
       return { full: renewWindow, items, nextSyncToken: JSON.stringify({ deltaLink: page["@odata.deltaLink"], windowEnd } satisfies DeltaState) };
     }
   },
+
+  /**
+   * calendarView over the window (occurrences expanded) with our event tag expanded. Graph keeps
+   * no deleted events in a calendar: a deleted one is simply not listed.
+   */
+  async listWindow(connection, link, from, to, maxEvents) {
+    const zone = await mailboxZone(connection);
+    const items: ListedEvent[] = [];
+    let next: string | undefined = `/me/calendars/${encodeURIComponent(link.googleCalendarId)}/calendarView?${new URLSearchParams({
+      startDateTime: from.toISOString(),
+      endDateTime: to.toISOString(),
+      $select: "id,start,end,isAllDay,isCancelled,showAs,type,attendees,organizer,responseStatus,lastModifiedDateTime,originalStartTimeZone",
+      $expand: `singleValueExtendedProperties($filter=id eq '${quote(EVENT_PROPERTY_ID)}')`,
+      $top: "100",
+    })}`;
+    while (next) {
+      const page: Page<GraphEvent & { singleValueExtendedProperties?: { id: string; value: string }[] }> = await graph(connection, next, { headers: { prefer: 'outlook.timezone="UTC"' } });
+      for (const ev of page.value ?? []) {
+        if (!ev.id || ev.type === "seriesMaster") continue;
+        if (items.length >= maxEvents) return { items, complete: false };
+        const tag = ev.singleValueExtendedProperties?.find((p) => p.id.toLowerCase() === EVENT_PROPERTY_ID.toLowerCase())?.value ?? null;
+        items.push({ id: ev.id, exportTag: tag, version: graphRemoteVersion(ev, zone) });
+      }
+      next = page["@odata.nextLink"];
+    }
+    return { items, complete: true };
+  },
+  async getEvent(connection, link, remoteId) {
+    const zone = await mailboxZone(connection);
+    try {
+      const ev = await graph<GraphEvent & { singleValueExtendedProperties?: { id: string; value: string }[] }>(
+        connection,
+        `/me/calendars/${encodeURIComponent(link.googleCalendarId)}/events/${encodeURIComponent(remoteId)}?${new URLSearchParams({ $expand: `singleValueExtendedProperties($filter=id eq '${quote(EVENT_PROPERTY_ID)}')` })}`,
+        { headers: { prefer: 'outlook.timezone="UTC"' } },
+      );
+      const tag = ev.singleValueExtendedProperties?.find((p) => p.id.toLowerCase() === EVENT_PROPERTY_ID.toLowerCase())?.value ?? null;
+      return { id: ev.id ?? remoteId, exportTag: tag, version: graphRemoteVersion(ev, zone) };
+    } catch (err) {
+      if (err instanceof MicrosoftError && err.status === 404) return null;
+      throw err;
+    }
+  },
+  listsDeleted: false,
 
   async watch(connection, link) {
     const addresses = notificationAddresses();
