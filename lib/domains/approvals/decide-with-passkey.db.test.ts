@@ -87,6 +87,22 @@ describe("deciding needs a fresh passkey assertion", () => {
     expect(await votes(approval.id)).toHaveLength(1);
   });
 
+  it("a signature whose r or s is shorter than 32 bytes verifies (DER drops leading zeros: about one real signature in 128)", async () => {
+    const { ask, alice } = await setup();
+    const approval = await ask();
+    const options = await startDecision(alice.actor, approval.id, "approve");
+    // ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }: 30 len 02 rlen r… 02 slen s…
+    const shortComponent = (a: ReturnType<typeof sign>) => {
+      const der = Buffer.from(a.response.signature, "base64url");
+      const rLength = der[3]!;
+      return rLength < 32 || der[5 + rLength]! < 32;
+    };
+    let assertion = sign(alice.passkey, options.challenge);
+    for (let tries = 0; !shortComponent(assertion) && tries < 20_000; tries++) assertion = sign(alice.passkey, options.challenge);
+    expect(shortComponent(assertion)).toBe(true);
+    expect((await decideWithPasskey(alice.actor, approval.id, "approve", null, assertion)).status).toBe("approved");
+  });
+
   it("ten racing uses of one assertion record one vote; the others find it spent", async () => {
     const { ask, alice } = await setup(2);
     const approval = await ask();
