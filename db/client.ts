@@ -43,7 +43,7 @@ async function open(config: DatabaseConfig): Promise<Opened> {
       const client = new PGlite({ dataDir: config.dataDir, loadDataDir, extensions: { btree_gist }, ...pgliteByteaCodec });
       await client.waitReady;
       const db = drizzle({ client, schema }) as unknown as Database;
-      return { db, driver: "pglite", close: async () => { await client.close(); release(); } };
+      return { db, driver: "pglite", named: true, close: async () => { await client.close(); release(); } };
     }
     case "neon": {
       const { drizzle } = await import("drizzle-orm/neon-serverless");
@@ -83,7 +83,7 @@ export async function getDriver(): Promise<DriverName> {
   return (await opened()).driver;
 }
 
-/** Whether fixed statements run as named prepared statements (db/prepared.ts): node-postgres, unless DATABASE_PREPARED_STATEMENTS=off. */
+/** Whether fixed statements run as named prepared statements (db/prepared.ts): PGlite, and node-postgres unless DATABASE_PREPARED_STATEMENTS=off. */
 export async function namedStatementsConfigured(): Promise<boolean> {
   return (await opened()).named === true;
 }

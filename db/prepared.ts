@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { SQL } from "drizzle-orm";
-import { getDb, namedStatementsConfigured, stopNamedStatements, type Queryable } from "./client";
+import type { PGlite, QueryOptions } from "@electric-sql/pglite";
+import { getDb, getDriver, namedStatementsConfigured, stopNamedStatements, type Queryable } from "./client";
+import { pgliteExecuteNamed } from "./pglite-named";
 import { sqlState } from "./errors";
 import { compileFixed } from "./compile-fixed";
 
@@ -12,8 +14,8 @@ import { compileFixed } from "./compile-fixed";
  * fixed belong here (values are parameters), and at most MAX_NAMED texts get a name per process,
  * so a text that varies can never pile up prepared statements on the server.
  *
- * Off for PGlite (one in-process connection, nothing to save) and Neon's driver (its pooler
- * decides), and with DATABASE_PREPARED_STATEMENTS=off for node-postgres behind a pooler in
+ * On PGlite too (db/pglite-named.ts): it parses and plans every query, in WASM on the server's
+ * own thread. Off for Neon's driver (its pooler decides), and with DATABASE_PREPARED_STATEMENTS=off for node-postgres behind a pooler in
  * transaction mode that does not track them (PgBouncer before 1.21). A statement such a pooler
  * refuses turns them off for that database handle and, outside a transaction, runs again unnamed.
  */
@@ -44,6 +46,13 @@ export async function executeFixed<R>(q: Queryable, query: SQL): Promise<{ rows:
   const compiled = compileFixed(query) ?? internals.dialect.sqlToQuery(query);
   const name = nameFor(compiled.sql);
   if (!name) return unnamed();
+  if ((await getDriver()) === "pglite") {
+    // drizzle's raw-query options (row mode, its parsers) and the client: the PGlite instance, or inside a transaction its transaction handle.
+    const { rawQueryConfig } = internals.session.prepareQuery(compiled, undefined, name, false) as unknown as { rawQueryConfig: QueryOptions };
+    const db = await getDb();
+    const pg = (db as unknown as { $client: PGlite }).$client;
+    return pgliteExecuteNamed<R>(pg, q !== db, name, compiled.sql, compiled.params, rawQueryConfig);
+  }
   try {
     return (await internals.session.prepareQuery(compiled, undefined, name, false).execute()) as { rows: R[] };
   } catch (err) {

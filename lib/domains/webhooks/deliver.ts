@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, isNull, lte, lt, or, sql } from "drizzle-orm";
 import { queryable, transaction } from "../../../db/transaction";
+import { executeFixed } from "../../../db/prepared";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventRow } from "../../../db/schema";
 import { env } from "../../platform/config/env";
 import { eventPayload } from "../../platform/events/payload";
@@ -81,10 +82,14 @@ export async function deliverWebhook(deliveryId: string, opts: DeliverOptions = 
   try {
     if (outcome.kind === "succeeded" && !endpoint.failingSince && !endpoint.consecutiveExhausted) {
       // The common case in one statement: a healthy endpoint answered 2xx (no endpoint row to touch).
-      await (await queryable())
-        .update(webhookDeliveries)
-        .set({ ...attemptLog(now, outcome), status: "succeeded", nextAttemptAt: null, completedAt: now })
-        .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.leaseToken, d.leaseToken!)));
+      const log = attemptLog(now, outcome);
+      await executeFixed(
+        await queryable(),
+        sql`update webhook_deliveries set status = 'succeeded', next_attempt_at = null, completed_at = ${now.toISOString()}::timestamptz,
+          last_attempt_at = ${log.lastAttemptAt.toISOString()}::timestamptz, last_response_status = ${log.lastResponseStatus}::int,
+          last_latency_ms = ${log.lastLatencyMs}::int, last_error = ${log.lastError}::text, lease_token = null, leased_until = null
+          where id = ${d.id} and lease_token = ${d.leaseToken!}`,
+      );
       return { outcome, retryAt: null };
     }
     const retryAt = await recordOutcome(d, endpoint, outcome, now, clock(), opts.random ?? Math.random);
@@ -137,7 +142,8 @@ async function claim(id: string, now: Date, timeoutMs: number): Promise<{ delive
   const nowIso = now.toISOString();
   // Longer than any attempt can take; if the run dies, the attempt is made again after it.
   const leasedUntil = new Date(now.getTime() + timeoutMs + 10_000).toISOString();
-  const { rows } = await q.execute<{ d: Record<string, unknown>; e: Record<string, unknown>; ep: Record<string, unknown> }>(sql`
+  // One fixed text: a named prepared statement where the driver keeps them (db/prepared.ts).
+  const { rows } = await executeFixed<{ d: Record<string, unknown>; e: Record<string, unknown>; ep: Record<string, unknown> }>(q, sql`
     with c as (
       update webhook_deliveries d
       set attempts = d.attempts + 1, lease_token = ${randomUUID()}, leased_until = ${leasedUntil}::timestamptz

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../../db/client";
 import { holds, idempotencyKeys } from "../../../db/schema";
@@ -9,6 +9,7 @@ import { createCalendar } from "../../domains/calendars/calendars";
 import { operatorActor } from "../actor";
 import { newId } from "../ids";
 import { revokeKey } from "../../domains/api-keys/revoke-key";
+import { countStatements } from "../../../test/helpers/statement-counter";
 
 // A small burst and a refill so slow (one token per 100 s) that no test sees one.
 setTestEnv({ API_RATE_LIMIT_BURST: "4", API_RATE_LIMIT_PER_SECOND: "0.01", API_WORKSPACE_RATE_LIMIT_BURST: "1000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "1000" });
@@ -31,23 +32,22 @@ describe("the door inside the operation's statement", () => {
   it("places and commits a hold in one statement each once the key is known here", async () => {
     const { key, place } = await setup();
     expect((await place(1)).status).toBe(201); // the first request admits the key on its own: two statements
-    const db = await getDb();
     // Statements as the driver receives them (named prepared ones included: db/prepared.ts).
-    const execute = vi.spyOn((db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client, "query");
+    const statements = await countStatements();
     try {
       const placed = await place(3);
       expect(placed.status).toBe(201);
       expect(placed.headers.get("ratelimit-remaining")).toBe("2");
-      expect(execute).toHaveBeenCalledTimes(1);
+      expect(statements.count()).toBe(1);
       const committed = await api(`/api/v1/holds/${placed.json.id}/commit`, { key, method: "POST" });
       expect(committed.json).toMatchObject({ status: "committed", event_ids: [expect.any(String)] });
       expect(committed.headers.get("ratelimit-remaining")).toBe("1");
-      expect(execute).toHaveBeenCalledTimes(2);
+      expect(statements.count()).toBe(2);
       // A request the handler refuses (not found) still went through the door, in its statement.
       expect((await api("/api/v1/holds/hld_0000000000000000000000000/release", { key, method: "POST" })).status).toBe(404);
-      expect(execute).toHaveBeenCalledTimes(3);
+      expect(statements.count()).toBe(3);
     } finally {
-      execute.mockRestore();
+      statements.restore();
     }
   });
 
@@ -55,17 +55,16 @@ describe("the door inside the operation's statement", () => {
     const { workspace, key, row } = await setup();
     const first = await api("/api/v1/me", { key });
     expect(first.status).toBe(200); // the key is admitted on its own the first time
-    const db = await getDb();
-    const execute = vi.spyOn((db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client, "query");
+    const statements = await countStatements();
     try {
       const me = await api("/api/v1/me", { key });
       expect(me.status).toBe(200);
       expect(me.json).toEqual(first.json);
       expect(me.json).toMatchObject({ object: "me", workspace: { id: workspace.id, name: workspace.name }, api_key: { id: row.id }, taint: null });
       expect(me.headers.get("ratelimit-remaining")).toBe("2");
-      expect(execute).toHaveBeenCalledTimes(1);
+      expect(statements.count()).toBe(1);
     } finally {
-      execute.mockRestore();
+      statements.restore();
     }
     await revokeKey(operatorActor(workspace.id), row.id);
     expect((await api("/api/v1/me", { key })).status).toBe(401);
@@ -107,22 +106,21 @@ describe("the door inside the operation's statement", () => {
   it("an idempotent place is one statement too: door, stored lookup, change and record together; its replay one", async () => {
     const { place, heldRows } = await setup();
     expect((await place(1)).status).toBe(201);
-    const db = await getDb();
-    const execute = vi.spyOn((db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client, "query");
+    const statements = await countStatements();
     try {
       const first = await place(3, {}, "idem-one");
       expect(first.status).toBe(201);
-      expect(execute).toHaveBeenCalledTimes(1);
+      expect(statements.count()).toBe(1);
       const again = await place(3, {}, "idem-one");
       expect(again.status).toBe(201);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expect(again.json.id).toBe(first.json.id);
-      expect(execute).toHaveBeenCalledTimes(2); // the door found the record; the replay itself reads nothing
+      expect(statements.count()).toBe(2); // the door found the record; the replay itself reads nothing
       // The same key with another body: 422, found by the one statement, nothing placed.
       expect((await place(5, {}, "idem-one")).status).toBe(422);
-      expect(execute).toHaveBeenCalledTimes(3);
+      expect(statements.count()).toBe(3);
     } finally {
-      execute.mockRestore();
+      statements.restore();
     }
     expect(await heldRows()).toBe(2);
   });

@@ -20,7 +20,8 @@ export type EngineOptions = {
   store?: { nextDueTimes: typeof nextDueTimes; dueItems: (kind: WorkKind, o: Parameters<typeof dueItems>[1]) => Promise<WorkItem[]> };
 };
 
-type Entry = { kind: WorkKind; item: WorkItem; key: string };
+/** `limit`: the per-key limit's counter name, worked out once (a pick looks at it for every entry it passes). */
+type Entry = { kind: WorkKind; item: WorkItem; key: string; limit?: string | null };
 
 /** Known work is bounded: past this, new items are left to the database and found by a refill. */
 const MAX_QUEUED = 20_000;
@@ -69,7 +70,7 @@ export function createEngine(o: EngineOptions) {
   const entryKey = (kind: string, id: string) => `${kind}\u0000${id}`;
   const groupKey = (kind: string, workspaceId: string) => `${kind}|${workspaceId}`;
   /** The per-key limit's counter name, or null when the kind or the item has no key. */
-  const limitKey = (e: Entry) => (e.item.key && e.kind.limits.perKey ? `${e.kind.name}|${e.item.key}` : null);
+  const limitKey = (e: Entry) => (e.limit !== undefined ? e.limit : (e.limit = e.item.key && e.kind.limits.perKey ? `${e.kind.name}|${e.item.key}` : null));
   const bump = (m: Map<string, number>, k: string, by: number) => {
     const n = (m.get(k) ?? 0) + by;
     if (n <= 0) m.delete(k);
@@ -84,7 +85,10 @@ export function createEngine(o: EngineOptions) {
     const existing = group?.get(key);
     if (existing) {
       // The earlier due time wins: a burst of schedules of one item is one run (debounce).
-      if (item.dueAt < existing.item.dueAt) existing.item = item;
+      if (item.dueAt < existing.item.dueAt) {
+        existing.item = item;
+        existing.limit = undefined;
+      }
       return false;
     }
     if (queued >= MAX_QUEUED) return false;
