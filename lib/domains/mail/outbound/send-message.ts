@@ -27,8 +27,8 @@ import { configuredTransport } from "../send-mail";
 import { MAX_SEND_RECIPIENTS, type forwardInput, type replyInput, type sendMessageInput } from "../schemas";
 import { checkCustomHeaders } from "./headers";
 import { composeOutbound, forwardSubject, outboundMessageId, replyReferences, replySubject, type Draft } from "./compose";
-import { ATTACHMENT_LIMITS, prepareAttachments, prepareFiles, storeBlobs, type PreparedAttachment } from "./attachments";
-import { attachmentStream } from "../attachment-response";
+import { ATTACHMENT_LIMITS, prepareAttachments, prepareFiles, type PreparedAttachment } from "./attachments";
+import { attachmentBytes } from "../attachment-response";
 import { queryable } from "../../../../db/transaction";
 import { attachments as attachmentsTable } from "../../../../db/schema";
 import { eq } from "drizzle-orm";
@@ -191,13 +191,9 @@ async function forwardedFiles(original: MessageRow) {
       errors: [{ field, message: "the attachments are over the limits of one message" }],
     });
   }
-  const files = [];
-  for (const r of rows) {
-    const parts: Buffer[] = [];
-    for await (const chunk of await attachmentStream(r)) parts.push(chunk as Buffer);
-    files.push({ filename: r.filename, declared: null, bytes: Buffer.concat(parts) });
-  }
-  return prepareFiles(files, field);
+  // One pass over the original's source for all its files.
+  const bytes = await attachmentBytes(original.id, rows);
+  return prepareFiles(rows.map((r, i) => ({ filename: r.filename, declared: null, bytes: bytes[i]! })), field);
 }
 
 const unique = (list: string[]) => [...new Set(list.map((a) => a.trim().toLowerCase()))];
@@ -317,9 +313,8 @@ export async function storeOutbound(
       createdAt: at,
     })
     .returning();
+  // The one copy of the files is in the source (the delivery job reads them out of it); the rows list them, parsed from those bytes.
   await storeSource(tx, id, source);
-  // The files once per workspace and hash (what the delivery job sends), and the message's list of them (parsed from its bytes).
-  await storeBlobs(tx, inbox.workspaceId, draft.attachments);
   await storeAttachments(tx, message!, parsed);
   const carried = local ? await carriedTrace(inbox, local.inboxes, traceId, actor.type === "key" && actor.agentId ? actor.agentId : inbox.agentId, !isAgentBound(actor)) : null;
   const delivered = local ? await deliverLocally(inbox, local.inboxes, await copyFor(actor, local.copy), source, carried) : [];
