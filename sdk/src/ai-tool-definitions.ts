@@ -511,6 +511,17 @@ export const TOOL_DEFINITIONS = [
           "description": "also reply to the parent's other To and Cc recipients",
           "type": "boolean"
         },
+        "bcc": {
+          "description": "blind copies of the reply: delivered (Resend's `bcc`, or to an inbox here) but never named in its headers; at most 50 recipients with the To and Cc the reply derives; the sent message lists them in `bcc`, for the workspace only",
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
         "headers": {
           "description": "extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused",
           "type": "object",
@@ -604,6 +615,17 @@ export const TOOL_DEFINITIONS = [
           }
         },
         "cc": {
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
+        "bcc": {
+          "description": "blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only",
           "maxItems": 50,
           "type": "array",
           "items": {
