@@ -180,7 +180,11 @@ test("a held draft with a file and a Bcc: the owner edits it and approves and se
   });
   expect(created.status(), await created.text()).toBe(201);
   const draft = await created.json();
-  expect(draft.attachments).toEqual([{ filename: "invoice-4471-corrected.pdf", content_type: "application/pdf", size: pdf.length, sha256: createHash("sha256").update(pdf).digest("hex") }]);
+  expect(draft.attachments).toEqual([{ id: expect.stringMatching(/^att_/), filename: "invoice-4471-corrected.pdf", content_type: "application/pdf", size: pdf.length, sha256: createHash("sha256").update(pdf).digest("hex") }]);
+  // The agent reads its draft's file back over the API, as stored.
+  const file = await request.get(`/api/v1/drafts/${draft.id}/attachments/${draft.attachments[0].id}`, { headers: auth });
+  expect(file.headers()["content-type"]).toBe("application/pdf");
+  expect(Buffer.from(await file.body()).equals(pdf)).toBe(true);
   const held = await request.post(`/api/v1/drafts/${draft.id}/send`, { headers: auth, data: {} });
   expect(held.status(), await held.text()).toBe(202);
   const first = await held.json();

@@ -28,10 +28,10 @@ export const attachments = pgTable(
 export type AttachmentRow = typeof attachments.$inferSelect;
 
 /**
- * The bytes of attachments sent by agents, stored once per workspace by their SHA-256: the
- * same file sent twice (or forwarded) is one row. The delivery job reads the bytes it hands to
- * the mail provider from here, checked against the hash recorded on the message's attachment
- * rows (which were parsed from the composed, possibly approved, bytes).
+ * The bytes of drafts' files, stored once per workspace by their SHA-256 (the same file on two
+ * drafts is one row), while a draft that is not sent lists them: a message's files are in its
+ * source, which the delivery job reads them out of (lib/domains/mail/draft-files.ts). Rows
+ * from before that also hold files sent without a draft; nothing reads those.
  */
 export const attachmentBlobs = pgTable(
   "attachment_blobs",

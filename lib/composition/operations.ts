@@ -72,7 +72,7 @@ import { addAgentNoteOp } from "../domains/audit/note-operation";
 import { getTraceOp } from "../domains/traces/operations";
 import { streamEventsOp } from "../domains/events/operations";
 import { deleteInboxOp } from "../domains/mail/delete-inbox";
-import { createDraftOp, discardDraftOp, getDraftOp, listDraftsOp, sendDraftOp, updateDraftOp } from "../domains/mail/draft-operations";
+import { createDraftOp, discardDraftOp, getDraftAttachmentOp, getDraftOp, listDraftsOp, sendDraftOp, updateDraftOp } from "../domains/mail/draft-operations";
 import { createDomainOp, deleteDomainOp, getDomainOp, listDomainsOp, verifyDomainOp } from "../domains/mail/domain-operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
@@ -117,6 +117,7 @@ export const OPERATIONS: Operation[] = [
   createDraftOp,
   listDraftsOp,
   getDraftOp,
+  getDraftAttachmentOp,
   updateDraftOp,
   discardDraftOp,
   sendDraftOp,

@@ -511,6 +511,17 @@ export const TOOL_DEFINITIONS = [
           "description": "also reply to the parent's other To and Cc recipients",
           "type": "boolean"
         },
+        "bcc": {
+          "description": "blind copies of the reply: delivered (Resend's `bcc`, or to an inbox here) but never named in its headers; at most 50 recipients with the To and Cc the reply derives; the sent message lists them in `bcc`, for the workspace only",
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
         "headers": {
           "description": "extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused",
           "type": "object",
@@ -613,6 +624,17 @@ export const TOOL_DEFINITIONS = [
             "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
           }
         },
+        "bcc": {
+          "description": "blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only",
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 320,
+            "format": "email",
+            "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+          }
+        },
         "note": {
           "description": "text put above the forwarded message",
           "type": "string",
@@ -657,7 +679,7 @@ export const TOOL_DEFINITIONS = [
   {
     "name": "create_draft",
     "title": "Write a draft",
-    "description": "Start a draft in one of your inboxes instead of sending: kind new (to, subject, text), or reply (in_reply_to: To, subject and threading come from that message). A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again).",
+    "description": "Start a draft in one of your inboxes instead of sending: kind new (to, subject, text), or reply (in_reply_to: To, subject and threading come from that message). A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again). A draft sent and waiting for a person's approval cannot be changed or sent again (conflict draft_awaiting_approval): await_approval for the decision, or cancel_approval (the held message is discarded) and write a new draft.",
     "annotations": {
       "readOnlyHint": false,
       "destructiveHint": false,
@@ -812,7 +834,7 @@ export const TOOL_DEFINITIONS = [
   {
     "name": "update_draft",
     "title": "Edit a draft",
-    "description": "Change a draft's to, cc, subject, text or html. version (required) is the version you read. A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again).",
+    "description": "Change a draft's to, cc, subject, text or html. version (required) is the version you read. A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again). A draft sent and waiting for a person's approval cannot be changed or sent again (conflict draft_awaiting_approval): await_approval for the decision, or cancel_approval (the held message is discarded) and write a new draft.",
     "annotations": {
       "readOnlyHint": false,
       "destructiveHint": false,
@@ -945,7 +967,7 @@ export const TOOL_DEFINITIONS = [
   {
     "name": "list_drafts",
     "title": "List drafts",
-    "description": "List an inbox's drafts, newest first; status returned keeps those a person sent back (read review_note). A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again).",
+    "description": "List an inbox's drafts, newest first; status returned keeps those a person sent back (read review_note). A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again). A draft sent and waiting for a person's approval cannot be changed or sent again (conflict draft_awaiting_approval): await_approval for the decision, or cancel_approval (the held message is discarded) and write a new draft.",
     "annotations": {
       "readOnlyHint": true,
       "destructiveHint": false,

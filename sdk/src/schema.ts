@@ -635,9 +635,29 @@ export interface paths {
         head?: never;
         /**
          * Edit a draft (only the version you read)
-         * @description Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). The version is required. A `returned` draft edited is a draft again. A sent or discarded draft cannot change (409). `attachments`, when given, replaces the draft's files. Attachments (`attachments`): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as base64, the limits checked before anything is stored (400 naming the field); this route's body may be 34962776 bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (executables refused) and its bytes stored once per workspace by SHA-256; the draft lists them (filename, content_type, size, sha256) without their bytes.
+         * @description Each change adds one to the draft's `version` (its ETag). A change names the version it read, as `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current version). The version is required. A `returned` draft edited is a draft again. A sent or discarded draft cannot change (409); a draft sent and waiting for a person's approval is 409 `draft_awaiting_approval`: only a person's edit on the draft's page reopens it (cancelling the approval), so wait for the decision, or withdraw the approval (POST /v1/approvals/{id}/cancel) and write a new draft. `attachments`, when given, replaces the draft's files. Attachments (`attachments`): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as base64, the limits checked before anything is stored (400 naming the field); this route's body may be 34962776 bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (executables refused) and its bytes stored once per workspace by SHA-256; the draft lists them (filename, content_type, size, sha256) without their bytes.
          */
         patch: operations["updateDraft"];
+        trace?: never;
+    };
+    "/v1/drafts/{id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a draft's file (its bytes as stored, with its sha256 in the etag)
+         * @description `attachment_id` is the file's `id` in the draft's `attachments`. The bytes are read from the workspace's store and checked against the file's SHA-256; the answer has the sniffed content type, `Content-Disposition: attachment` with the file name, and `nosniff`. An agent-bound key downloads only its own inboxes' drafts' files (404 otherwise), as it reads the drafts.
+         */
+        get: operations["downloadDraftAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/drafts/{id}/send": {
@@ -1769,8 +1789,10 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
-            /** @description the draft's own files (their bytes are not returned); a forward also sends the original's */
+            /** @description the draft's own files (their bytes are not returned: download each by its id); a forward also sends the original's */
             attachments: {
+                /** @description att_...: download the bytes at GET /v1/drafts/{id}/attachments/{attachment_id}; the same until the draft's files are replaced */
+                id: string;
                 filename: string;
                 /** @description sniffed from the bytes */
                 content_type: string;
@@ -5097,6 +5119,8 @@ export interface operations {
                      * @default false
                      */
                     reply_all?: boolean;
+                    /** @description blind copies of the reply: delivered (Resend's `bcc`, or to an inbox here) but never named in its headers; at most 50 recipients with the To and Cc the reply derives; the sent message lists them in `bcc`, for the workspace only */
+                    bcc?: string[];
                     /** @description extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To, Message-ID, References, Content-*...) are refused */
                     headers?: {
                         [key: string]: string;
@@ -5230,6 +5254,8 @@ export interface operations {
                 "application/json": {
                     to: string[];
                     cc?: string[];
+                    /** @description blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only */
+                    bcc?: string[];
                     /** @description text put above the forwarded message */
                     note?: string;
                     /**
@@ -6242,6 +6268,77 @@ export interface operations {
             };
             /** @description Body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadDraftAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path: {
+                id: string;
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

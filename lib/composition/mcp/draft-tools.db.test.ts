@@ -31,7 +31,7 @@ describe("draft tools over MCP", () => {
     const sent = await call(client, "send_draft", { draft_id: id, version: 2, require_approval: true, idempotency_key: "send-1" });
     expect(sent.structuredContent).toMatchObject({ status: "pending_approval", approval_id: expect.stringMatching(/^appr_/) });
     expect((await call(client, "send_draft", { draft_id: id, version: 2, require_approval: true, idempotency_key: "send-1" })).structuredContent.id).toBe(sent.structuredContent.id);
-    expect((await call(client, "send_draft", { draft_id: id })).structuredContent).toMatchObject({ code: "conflict", reason: "draft_sent" });
+    expect((await call(client, "send_draft", { draft_id: id })).structuredContent).toMatchObject({ code: "conflict", reason: "draft_awaiting_approval", approval_id: sent.structuredContent.approval_id });
     expect(await (await getDb()).select().from(messages).where(eq(messages.inboxId, base.inbox.id))).toHaveLength(1);
   });
 });

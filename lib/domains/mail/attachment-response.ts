@@ -4,6 +4,7 @@ import { MailParser, type AttachmentStream, type MailParserOptions } from "mailp
 import type { AttachmentRow } from "../../../db/schema";
 import { mailparserOptions } from "./inbound/parse-message";
 import { sourceStream } from "./message-source";
+import { AppError } from "../../platform/errors";
 
 /**
  * The attachment's bytes read back out of the message's stored source as they are decoded:
@@ -61,6 +62,64 @@ export async function attachmentStream(a: Pick<AttachmentRow, "id" | "messageId"
   out.once("close", stop);
   source.pipe(parser);
   return out;
+}
+
+/** The stored source does not yield the bytes recorded for it (or is gone): no retry brings them back. */
+export class StoredBytesMismatch extends Error {
+  override name = "StoredBytesMismatch";
+}
+
+type RecordedPart = Pick<AttachmentRow, "id" | "partIndex" | "size" | "sha256">;
+
+/**
+ * Several attachments of one message, read out of its stored source in one pass (in the order
+ * of `parts`), each checked against the size and SHA-256 recorded when the message was stored,
+ * and the whole source against its own SHA-256 (what an approval names as `rfc822_sha256`):
+ * exactly the recorded bytes, or StoredBytesMismatch.
+ */
+export async function attachmentBytes(messageId: string, parts: RecordedPart[]): Promise<Buffer[]> {
+  if (!parts.length) return [];
+  const source = await sourceStream(messageId).catch((err: unknown) => {
+    throw err instanceof AppError && err.code === "not_found" ? new StoredBytesMismatch(`message ${messageId} has no stored source`) : err;
+  });
+  const whole = createHash("sha256");
+  const wanted = new Set(parts.map((p) => p.partIndex));
+  const read = new Map<number, Buffer>();
+  const parser = new MailParser(mailparserOptions() as MailParserOptions);
+  let index = -1;
+  await new Promise<void>((resolve, reject) => {
+    parser.on("data", (data: { type: string }) => {
+      if (data.type !== "attachment") return;
+      const part = data as AttachmentStream;
+      const at = ++index;
+      if (!wanted.has(at)) {
+        part.release?.();
+        part.content.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      part.content.on("data", (chunk: Buffer) => chunks.push(chunk));
+      part.content.once("end", () => {
+        read.set(at, Buffer.concat(chunks));
+        part.release?.();
+      });
+    });
+    parser.once("end", resolve);
+    parser.once("error", reject);
+    source.stream.once("error", reject);
+    source.stream.on("data", (chunk: Buffer) => whole.update(chunk));
+    source.stream.pipe(parser);
+  });
+  const sha256 = whole.digest("hex");
+  if (sha256 !== source.sha256) throw new StoredBytesMismatch(`message ${messageId}: its stored source hashes to ${sha256}, not the ${source.sha256} it was stored (and approved) as`);
+  return parts.map((p) => {
+    const bytes = read.get(p.partIndex);
+    const actual = bytes ? createHash("sha256").update(bytes).digest("hex") : null;
+    if (!bytes || bytes.length !== p.size || actual !== p.sha256) {
+      throw new StoredBytesMismatch(`attachment ${p.id} of message ${messageId}: the source yields ${bytes ? `${bytes.length} bytes with sha256 ${actual}` : "no such part"}, not the ${p.size} bytes recorded as ${p.sha256}`);
+    }
+    return bytes;
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { serveApiForTests } from "../../../test/helpers/api-client";
-import { newKey, newMember } from "../../../test/helpers/fixtures";
+import { newAgent, newKey, newMember, newWorkspace } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
@@ -13,11 +13,19 @@ import { readSource } from "./message-source";
 import { draftSchema } from "./draft-schemas";
 import { draftFile } from "./drafts";
 import { ATTACHMENT_LIMITS } from "./outbound/attachments";
+import { operatorActor } from "../../platform/actor";
+import { createPolicy } from "../approvals/policies";
+import { editDraftAsPerson } from "../approvals/draft-approval";
 
 // No RESEND_API_KEY: outbound mail is captured, and the captured MIME is what would have left.
 const SECRET = "inbound-secret-for-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
-const { api } = serveApiForTests();
+const { api, url } = serveApiForTests();
+
+const download = async (key: string, draftId: string, attachmentId: string) => {
+  const res = await fetch(`${url()}/api/v1/drafts/${draftId}/attachments/${attachmentId}`, { headers: { authorization: `Bearer ${key}` } });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+};
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from("IHDR fake png body for draft tests")]);
 const PDF = Buffer.from("%PDF-1.7\n1 0 obj << >> endobj\ntrailer\n%%EOF\n");
@@ -41,6 +49,7 @@ async function setup() {
 
 const db = getDb;
 const blobCount = async (workspaceId: string) => Number((await (await db()).select({ n: sql<number>`count(*)` }).from(attachmentBlobs).where(eq(attachmentBlobs.workspaceId, workspaceId)))[0]!.n);
+const blobHashes = async (workspaceId: string) => (await (await db()).select({ sha256: attachmentBlobs.sha256 }).from(attachmentBlobs).where(eq(attachmentBlobs.workspaceId, workspaceId))).map((b) => b.sha256).sort();
 const draftCount = async (inboxId: string) => (await (await db()).select({ id: drafts.id }).from(drafts).where(eq(drafts.inboxId, inboxId))).length;
 const outbound = async (inboxId: string) => (await db()).select().from(messages).where(and(eq(messages.inboxId, inboxId), eq(messages.direction, "outbound")));
 const NEW = { to: ["bob@customer.test"], subject: "Your files", text: "Attached." };
@@ -52,8 +61,8 @@ describe("attachments on drafts", () => {
     expect(res.status, res.text).toBe(201);
     const d = draftSchema.strict().parse(res.json);
     expect(d.attachments).toEqual([
-      { filename: "chart.txt", content_type: "image/png", size: PNG.length, sha256: sha(PNG) },
-      { filename: "invoice.pdf", content_type: "application/pdf", size: PDF.length, sha256: sha(PDF) },
+      { id: expect.stringMatching(/^att_/), filename: "chart.txt", content_type: "image/png", size: PNG.length, sha256: sha(PNG) },
+      { id: expect.stringMatching(/^att_/), filename: "invoice.pdf", content_type: "application/pdf", size: PDF.length, sha256: sha(PDF) },
     ]);
     expect(JSON.stringify(res.json)).not.toContain(b64(PDF));
     expect(await blobCount(workspace.id)).toBe(2);
@@ -73,7 +82,8 @@ describe("attachments on drafts", () => {
       ["invoice.pdf", "application/pdf", sha(PDF)],
     ]);
     expect((await outbound(inbox.id))).toHaveLength(1);
-    expect(await blobCount(workspace.id)).toBe(2);
+    // Sent, the files are in the message's source: the PNG only this draft listed is no longer kept beside it; the PDF the other draft lists is.
+    expect(await blobHashes(workspace.id)).toEqual([sha(PDF)]);
   });
 
   it("PATCH replaces the list ([] removes it); a member downloads a file as stored", async () => {
@@ -151,5 +161,115 @@ describe("attachments on drafts", () => {
     expect(over.json.errors.map((e: { field: string }) => e.field)).toContain("attachments");
     expect(await outbound(inbox.id)).toHaveLength(1);
     expect((await api(`/api/v1/drafts/${many.json.id}`, { key })).json.status).toBe("draft");
+  });
+
+  it("GET /v1/drafts/{id}/attachments/{attachment_id}: the file's bytes, sniffed type and file name; scoped as the draft is; a replaced file's id is gone", async () => {
+    const { workspace, key, create, patch } = await setup();
+    const res = await create({ ...NEW, attachments: [{ filename: "Rapport été.pdf", content_base64: b64(PDF) }, { filename: "chart.txt", content_base64: b64(PNG), content_type: "text/plain" }] });
+    const d = draftSchema.strict().parse(res.json);
+    const [pdf, png] = d.attachments;
+    expect(pdf!.id).toMatch(/^att_[0-9a-hjkmnp-tv-z]{26}$/);
+    expect(png!.id).not.toBe(pdf!.id);
+    // The ids are the same on every read.
+    expect((await api(`/api/v1/drafts/${d.id}`, { key })).json.attachments.map((a: { id: string }) => a.id)).toEqual([pdf!.id, png!.id]);
+
+    const got = await download(key, d.id, png!.id);
+    expect(got.status).toBe(200);
+    expect(sha(got.bytes)).toBe(sha(PNG));
+    expect(got.headers.get("content-type")).toBe("image/png");
+    expect(got.headers.get("content-disposition")).toBe(`attachment; filename="chart.txt"; filename*=UTF-8''chart.txt`);
+    expect(got.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(got.headers.get("etag")).toBe(`"${sha(PNG)}"`);
+    const first = await download(key, d.id, pdf!.id);
+    expect(first.headers.get("content-type")).toBe("application/pdf");
+    expect(first.headers.get("content-disposition")).toBe(`attachment; filename="Rapport _t_.pdf"; filename*=UTF-8''${encodeURIComponent("Rapport été.pdf")}`);
+    expect(first.bytes.equals(PDF)).toBe(true);
+
+    // Another agent's key, another workspace's key: the draft is not theirs to read (404), as GET /v1/drafts/{id} is.
+    const stranger = await newKey(workspace.id, { agent_id: (await newAgent(workspace.id, "other")).id, scopes: ["mail"] });
+    expect((await api(`/api/v1/drafts/${d.id}`, { key: stranger.key })).status).toBe(404);
+    expect((await download(stranger.key, d.id, png!.id)).status).toBe(404);
+    const elsewhere = await newKey((await newWorkspace()).workspace.id, { scopes: ["mail"] });
+    expect((await download(elsewhere.key, d.id, png!.id)).status).toBe(404);
+    // A workspace-wide key reads every inbox's drafts.
+    const wide = await newKey(workspace.id, { scopes: ["mail"] });
+    expect((await download(wide.key, d.id, png!.id)).status).toBe(200);
+    // A message attachment's id, or no such file: 404.
+    expect((await download(key, d.id, "att_00000000000000000000000000")).status).toBe(404);
+    expect((await download(key, d.id, "0")).status).toBe(404);
+
+    // Downloads racing an edit that replaces the files: each answer is a whole stored file, or 404 once it is gone.
+    const racing = Promise.all(Array.from({ length: 6 }, () => download(key, d.id, png!.id)));
+    const edited = await patch(d.id, { version: 1, attachments: [{ filename: "list.csv", content_base64: b64(CSV), content_type: "text/csv" }] });
+    expect(edited.status).toBe(200);
+    for (const r of await racing) {
+      expect([200, 404]).toContain(r.status);
+      if (r.status === 200) expect(sha(r.bytes)).toBe(sha(PNG));
+    }
+    expect((await download(key, d.id, png!.id)).status).toBe(404);
+    const csv = edited.json.attachments[0];
+    const now = await download(key, d.id, csv.id);
+    expect(now.headers.get("content-type")).toBe("text/csv");
+    expect(now.bytes.equals(CSV)).toBe(true);
+  });
+
+  it("each file stored once: a sent draft's files live in its message only (downloads read them there); a file another unsent draft lists is kept until that one is sent", async () => {
+    const { workspace, inbox, key, create } = await setup();
+    const a = (await create({ ...NEW, attachments: [{ filename: "a.pdf", content_base64: b64(PDF) }, { filename: "b.png", content_base64: b64(PNG) }] })).json;
+    const b = (await create({ ...NEW, attachments: [{ filename: "again.pdf", content_base64: b64(PDF) }] })).json;
+    expect(await blobHashes(workspace.id)).toEqual([sha(PDF), sha(PNG)].sort());
+    expect((await api(`/api/v1/drafts/${a.id}/send`, { key, body: {} })).status).toBe(201);
+    expect(await blobHashes(workspace.id)).toEqual([sha(PDF)]);
+    // The sent draft's files still download, read out of its message.
+    for (const [file, bytes] of [[a.attachments[0], PDF], [a.attachments[1], PNG]] as const) {
+      const got = await download(key, a.id, file.id);
+      expect(got.status).toBe(200);
+      expect(got.bytes.equals(bytes)).toBe(true);
+    }
+    const member = await newMember(workspace.id, "approver");
+    expect((await draftFile(member.actor, a.id, 1)).bytes.equals(PNG)).toBe(true);
+    expect((await api(`/api/v1/drafts/${b.id}/send`, { key, body: {} })).status).toBe(201);
+    expect(await blobHashes(workspace.id)).toEqual([]);
+    expect((await download(key, b.id, b.attachments[0].id)).bytes.equals(PDF)).toBe(true);
+    const parsed = await Promise.all((await outbound(inbox.id)).map(async (m) => (await simpleParser(await readSource(m.id))).attachments.map((f) => sha(f.content))));
+    expect(parsed.flat().sort()).toEqual([sha(PDF), sha(PDF), sha(PNG)].sort());
+  });
+
+  it("a held draft's files leave attachment_blobs; a person's edit that reopens it stores them again, and it sends with them", async () => {
+    const { workspace, key, create } = await setup();
+    await createPolicy(operatorActor(workspace.id), { name: "Customers", action_class: "email.send", recipient_domain: "@customer.test" });
+    const d = (await create({ ...NEW, to: ["bob@customer.test"], attachments: [{ filename: "contract.pdf", content_base64: b64(PDF) }] })).json;
+    const held = await api(`/api/v1/drafts/${d.id}/send`, { key, body: {} });
+    expect(held.status).toBe(202);
+    expect(await blobHashes(workspace.id)).toEqual([]);
+    expect((await download(key, d.id, d.attachments[0].id)).bytes.equals(PDF)).toBe(true);
+    const person = await newMember(workspace.id, "approver");
+    const reopened = await editDraftAsPerson(person.actor, d.id, 2, { text: "Signed copy attached." });
+    expect(reopened).toMatchObject({ status: "draft", version: 3 });
+    expect(await blobHashes(workspace.id)).toEqual([sha(PDF)]);
+    expect((await api(`/api/v1/messages/${held.json.id}`, { key })).json.status).toBe("discarded");
+    const again = await api(`/api/v1/drafts/${d.id}/send`, { key, body: {} });
+    expect(again.status).toBe(202);
+    const parsed = await simpleParser(await readSource(again.json.id));
+    expect(parsed.attachments.map((f) => sha(f.content))).toEqual([sha(PDF)]);
+    expect(parsed.text?.trim()).toBe("Signed copy attached.");
+  });
+
+  it("drafts created with a file while another draft with it is sent, racing: every unsent draft keeps its file, and sends it", async () => {
+    const { workspace, inbox, key, create } = await setup();
+    const file = Buffer.concat([PDF, Buffer.from(`race ${Math.random()}\n`)]);
+    const first = (await create({ ...NEW, attachments: [{ filename: "f.pdf", content_base64: b64(file) }] })).json;
+    const [sent, ...created] = await Promise.all([
+      api(`/api/v1/drafts/${first.id}/send`, { key, body: {} }),
+      ...Array.from({ length: 6 }, (_, i) => create({ ...NEW, subject: `Race ${i}`, attachments: [{ filename: `f${i}.pdf`, content_base64: b64(file) }] })),
+    ]);
+    expect(sent!.status).toBe(201);
+    expect(created.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(await blobHashes(workspace.id)).toEqual([sha(file)]);
+    const results = await Promise.all(created.map((r) => api(`/api/v1/drafts/${r.json.id}/send`, { key, body: {} })));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
+    for (const r of results) expect(r.json.attachments.map((a: { sha256: string }) => a.sha256)).toEqual([sha(file)]);
+    expect(await blobHashes(workspace.id)).toEqual([]);
+    expect(await outbound(inbox.id)).toHaveLength(7);
   });
 });

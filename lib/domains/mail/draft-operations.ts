@@ -47,12 +47,24 @@ export const getDraftOp = defineOperation({
   responses: { 200: { description: "The draft", schema: draftSchema } },
 });
 
+export const getDraftAttachmentOp = defineOperation({
+  method: "GET",
+  path: "/v1/drafts/{id}/attachments/{attachment_id}",
+  operationId: "downloadDraftAttachment",
+  summary: "Download a draft's file (its bytes as stored, with its sha256 in the etag)",
+  description:
+    "`attachment_id` is the file's `id` in the draft's `attachments`. The bytes are read from the workspace's store and checked against the file's SHA-256; the answer has the sniffed content type, `Content-Disposition: attachment` with the file name, and `nosniff`. An agent-bound key downloads only its own inboxes' drafts' files (404 otherwise), as it reads the drafts.",
+  tag,
+  scope,
+  responses: { 200: { description: "The file's bytes", schema: z.string().meta({ format: "binary" }), contentType: "application/octet-stream" } },
+});
+
 export const updateDraftOp = defineOperation({
   method: "PATCH",
   path: "/v1/drafts/{id}",
   operationId: "updateDraft",
   summary: "Edit a draft (only the version you read)",
-  description: `${versions} The version is required. A \`returned\` draft edited is a draft again. A sent or discarded draft cannot change (409). \`attachments\`, when given, replaces the draft's files.${files}`,
+  description: `${versions} The version is required. A \`returned\` draft edited is a draft again. A sent or discarded draft cannot change (409); a draft sent and waiting for a person's approval is 409 \`draft_awaiting_approval\`: only a person's edit on the draft's page reopens it (cancelling the approval), so wait for the decision, or withdraw the approval (POST /v1/approvals/{id}/cancel) and write a new draft. \`attachments\`, when given, replaces the draft's files.${files}`,
   tag,
   scope,
   body: updateDraftInput,

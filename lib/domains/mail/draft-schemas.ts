@@ -82,8 +82,16 @@ export const draftSchema = z
     html: z.string().nullable(),
     headers: z.record(z.string(), z.string()),
     attachments: z
-      .array(z.object({ filename: z.string(), content_type: z.string().describe("sniffed from the bytes"), size: z.number().int(), sha256: z.string() }))
-      .describe("the draft's own files (their bytes are not returned); a forward also sends the original's"),
+      .array(
+        z.object({
+          id: z.string().describe("att_...: download the bytes at GET /v1/drafts/{id}/attachments/{attachment_id}; the same until the draft's files are replaced"),
+          filename: z.string(),
+          content_type: z.string().describe("sniffed from the bytes"),
+          size: z.number().int(),
+          sha256: z.string(),
+        }),
+      )
+      .describe("the draft's own files (their bytes are not returned: download each by its id); a forward also sends the original's"),
     status: z
       .enum(DRAFT_STATUSES)
       .describe("draft: editable; returned: a person sent it back (`review_note` says why; edit it to make it a draft again); sent: it became `message_id` (which may wait for approval: `approval_id`); discarded"),

@@ -278,4 +278,37 @@ describe("drafts", () => {
     expect((await api(`/api/v1/drafts/${d.id}/send`, { key: other.key, body: {} })).status).toBe(404);
     expect((await api(`/api/v1/drafts/${d.id}`, { key })).status).toBe(200);
   });
+
+  it("an agent's edit of a draft waiting for approval is 409 telling it what to do; ten racing edits change nothing; withdrawn, the edit is 409 saying nothing was sent", async () => {
+    const { workspace, inbox, key, create } = await setup();
+    await createPolicy(operatorActor(workspace.id), { name: "Customers", action_class: "email.send", recipient_domain: "@customer.test" });
+    const d = (await create(NEW)).json;
+    const held = (await api(`/api/v1/drafts/${d.id}/send`, { key, body: {} })).json;
+    expect(held.status).toBe("pending_approval");
+    const edits = await Promise.all(Array.from({ length: 10 }, (_, i) => api(`/api/v1/drafts/${d.id}`, { key, method: "PATCH", body: { text: `Swap ${i}`, version: 2 } })));
+    for (const r of edits) {
+      expect(r.status).toBe(409);
+      expect(r.json).toMatchObject({ code: "conflict", reason: "draft_awaiting_approval", approval_id: held.approval_id, message_id: held.id, message_status: "pending_approval" });
+      // It says how to go on: wait for the decision, or withdraw the approval and write a new draft.
+      expect(r.json.detail).toContain(`GET /v1/approvals/${held.approval_id}?wait=30`);
+      expect(r.json.detail).toContain(`POST /v1/approvals/${held.approval_id}/cancel`);
+      expect(r.json.detail).toContain("only a person's edit");
+    }
+    expect((await api(`/api/v1/drafts/${d.id}`, { key })).json).toMatchObject({ status: "sent", version: 2, text: NEW.text });
+    expect((await api(`/api/v1/approvals/${held.approval_id}`, { key })).json.status).toBe("pending");
+    // A second send says the same.
+    expect((await api(`/api/v1/drafts/${d.id}/send`, { key, body: {} })).json.reason).toBe("draft_awaiting_approval");
+
+    // The agent does what the answer says: withdraws the approval. The held message is discarded, never sent.
+    expect((await api(`/api/v1/approvals/${held.approval_id}/cancel`, { key, method: "POST" })).status).toBe(200);
+    expect((await api(`/api/v1/messages/${held.id}`, { key })).json.status).toBe("discarded");
+    const late = await api(`/api/v1/drafts/${d.id}`, { key, method: "PATCH", body: { text: "Now?", version: 2 } });
+    expect(late.status).toBe(409);
+    expect(late.json).toMatchObject({ reason: "draft_discarded_by_approval", message_status: "discarded" });
+    expect(late.json.detail).toContain("nothing was sent");
+    // And writes a new draft, which sends (and is held) as any other.
+    const again = (await create({ ...NEW, text: "We refunded 150 EUR." })).json;
+    expect((await api(`/api/v1/drafts/${again.id}/send`, { key, body: {} })).status).toBe(202);
+    expect((await outbound(inbox.id)).map((m) => m.status).sort()).toEqual(["discarded", "pending_approval"]);
+  });
 });

@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { Transaction } from "../../../db/client";
 import { queryable, transaction } from "../../../db/transaction";
-import { drafts, inboxes, type DraftActor, type DraftRow, type DraftStatus, type InboxRow, type MessageRow } from "../../../db/schema";
+import { drafts, inboxes, messages, type DraftActor, type DraftRow, type DraftStatus, type InboxRow, type MessageRow } from "../../../db/schema";
 import { AppError, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import type { Actor } from "../../platform/actor";
@@ -16,6 +17,7 @@ import { checkCustomHeaders } from "./outbound/headers";
 import { replyReferences, type Draft } from "./outbound/compose";
 import { draftForForward, draftForReply } from "./outbound/send-message";
 import { blobRef, filesFromBlobs, prepareAttachments, storeBlobs, type PreparedAttachment } from "./outbound/attachments";
+import { draftFiles, dropUnlistedBlobs, lockBlobs } from "./draft-files";
 import type { createDraftInput, listDraftsQuery, updateDraftInput } from "./draft-schemas";
 
 /**
@@ -116,7 +118,30 @@ export async function draftFile(actor: Actor, id: string, index: number) {
   const row = await getDraft(actor, id);
   const ref = Number.isSafeInteger(index) && index >= 0 ? row.attachments[index] : undefined;
   if (!ref) throw notFound("attachment", `${id}/${index}`);
-  const [file] = await filesFromBlobs(row.workspaceId, [ref]);
+  const [file] = await draftFiles(row, [ref]);
+  return file!;
+}
+
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/**
+ * The id of a draft's file (`att_` and 26 characters, as ids are): derived from the draft, the
+ * file's place in its list and its SHA-256, so it needs no storage and stays the same until the
+ * draft's files are replaced (an edit giving `attachments`), when a changed file gets a new id.
+ */
+export function draftAttachmentId(draftId: string, index: number, sha256: string): string {
+  const digest = createHash("sha256").update(`${draftId}:${index}:${sha256}`).digest();
+  let id = "";
+  for (let i = 0; i < 26; i++) id += CROCKFORD[digest[i]! & 31];
+  return `att_${id}`;
+}
+
+/** `GET /v1/drafts/{id}/attachments/{attachment_id}`: a draft's file by its id, scoped as the draft is (404 otherwise). */
+export async function draftFileById(actor: Actor, id: string, attachmentId: string) {
+  const row = await getDraft(actor, id);
+  const index = row.attachments.findIndex((a, i) => draftAttachmentId(row.id, i, a.sha256) === attachmentId);
+  if (index < 0) throw notFound("attachment", attachmentId);
+  const [file] = await draftFiles(row, [row.attachments[index]!]);
   return file!;
 }
 
@@ -127,8 +152,12 @@ export async function updateDraft(actor: Actor, id: string, version: number, inp
 }
 
 export type DraftEdit = Omit<z.output<typeof updateDraftInput>, "version">;
-/** An edit checked before any work: its files decoded and sniffed, its headers and recipient count checked. */
-export type PreparedDraftEdit = { current: DraftRow; input: DraftEdit; files: PreparedAttachment[] | undefined; headers: Record<string, string> | undefined };
+/**
+ * An edit checked before any work: its files decoded and sniffed, its headers and recipient
+ * count checked; `kept`: a held draft's own files, read back from its message, for a person's
+ * edit that reopens it and keeps them (draft-files.ts).
+ */
+export type PreparedDraftEdit = { current: DraftRow; input: DraftEdit; files: PreparedAttachment[] | undefined; headers: Record<string, string> | undefined; kept?: PreparedAttachment[] };
 
 export async function prepareDraftEdit(actor: Actor, id: string, input: DraftEdit): Promise<PreparedDraftEdit> {
   const files = input.attachments === undefined ? undefined : prepareAttachments(input.attachments);
@@ -138,7 +167,9 @@ export async function prepareDraftEdit(actor: Actor, id: string, input: DraftEdi
   if (next.to.length + next.cc.length + next.bcc.length > 50) {
     throw new AppError("validation_failed", "At most 50 recipients in to, cc and bcc together.", { errors: [{ field: "to", message: "at most 50 recipients in to, cc and bcc together" }] });
   }
-  return { current, input, files, headers };
+  // Only a person's edit reopens a draft held for approval (lib/domains/approvals/draft-approval.ts).
+  const reopens = actor.type === "member" && current.status === "sent" && current.approvalId !== null && files === undefined;
+  return { current, input, files, headers, ...(reopens ? { kept: await draftFiles(current) } : {}) };
 }
 
 /**
@@ -147,9 +178,11 @@ export async function prepareDraftEdit(actor: Actor, id: string, input: DraftEdi
  * waiting for that approval, which the caller has just cancelled): the edit makes it a draft
  * again, no longer tied to the discarded message or the cancelled approval.
  */
-export async function writeDraftEdit(tx: Transaction, actor: Actor, { current, input, files, headers }: PreparedDraftEdit, version: number, heldBy: string | null): Promise<DraftRow> {
+export async function writeDraftEdit(tx: Transaction, actor: Actor, { current, input, files, headers, kept }: PreparedDraftEdit, version: number, heldBy: string | null): Promise<DraftRow> {
   const id = current.id;
   if (files) await storeBlobs(tx, current.workspaceId, files);
+  // Reopened with its files: they are a draft's again, stored as a draft's are.
+  else if (heldBy && kept) await storeBlobs(tx, current.workspaceId, kept);
   const [row] = await tx
     .update(drafts)
     .set({
@@ -212,11 +245,38 @@ async function refusal(tx: Transaction | Awaited<ReturnType<typeof queryable>>, 
   if (!row) return notFound("draft", id);
   const allowed: DraftStatus[] = doing === "return" || doing === "send" ? ["draft"] : EDITABLE;
   if (!allowed.includes(row.status)) {
+    if (row.status === "sent" && row.approvalId) {
+      const held = await heldRefusal(tx, row, doing);
+      if (held) return held;
+    }
     const why =
       row.status === "sent" ? `it was sent (message ${row.sentMessageId})` : row.status === "returned" ? "a person sent it back: edit it first (that makes it a draft again)" : `it is ${row.status}`;
     return new AppError("conflict", `Cannot ${doing} draft ${id}: ${why}.`, { reason: `draft_${row.status}`, status: row.status, message_id: row.sentMessageId });
   }
   return new AppError("conflict", `Draft ${id} changed: you have version ${version}, it is at version ${row.version}. Read it again, then retry.`, { reason: "stale_version", version: row.version });
+}
+
+/**
+ * A draft sent for approval: while the approval is pending only a person's edit (on the draft's
+ * page, which cancels that approval) reopens it; the agent is told how to wait, or to withdraw
+ * the approval and write a new draft. Once the held message was discarded, nothing was sent.
+ */
+async function heldRefusal(tx: Transaction | Awaited<ReturnType<typeof queryable>>, row: DraftRow, doing: string): Promise<AppError | null> {
+  const [message] = await tx.select({ status: messages.status }).from(messages).where(eq(messages.id, row.sentMessageId!));
+  const details = { status: row.status, message_id: row.sentMessageId, approval_id: row.approvalId, message_status: message?.status ?? null };
+  if (message?.status === "pending_approval") {
+    return new AppError(
+      "conflict",
+      `Cannot ${doing} draft ${row.id}: it waits for a person's approval (${row.approvalId}) as message ${row.sentMessageId}, and only a person's edit on the draft's page reopens it (cancelling that approval). ` +
+        `Wait for the decision (GET /v1/approvals/${row.approvalId}?wait=30, or the approval.resolved event): approved, exactly that message is sent; denied or expired, it is discarded. ` +
+        `To change it yourself, withdraw the approval (POST /v1/approvals/${row.approvalId}/cancel: the held message is discarded, never sent) and write a new draft.`,
+      { reason: "draft_awaiting_approval", ...details },
+    );
+  }
+  if (message?.status === "discarded") {
+    return new AppError("conflict", `Cannot ${doing} draft ${row.id}: it was sent for approval (${row.approvalId}), which was denied, expired or withdrawn, so its message ${row.sentMessageId} was discarded and nothing was sent. Write a new draft (read this one for its text).`, { reason: "draft_discarded_by_approval", ...details });
+  }
+  return null;
 }
 
 const agentOf = async (row: DraftRow) => {
@@ -271,12 +331,15 @@ const blind = (row: DraftRow) => [...new Set(row.bcc)].filter((a) => !row.to.inc
  * matches no row and is refused, rolling back its message: one draft, one message.
  */
 export async function markDraftSent(tx: Transaction, actor: Actor, row: DraftRow, messageId: string, approvalId: string | null): Promise<DraftRow> {
+  // The files are in the message's source now: the blobs only this draft listed go (draft-files.ts; locked before the draft row, as an edit storing them takes them).
+  const blobs = await lockBlobs(tx, row.workspaceId, row.attachments.map((a) => a.sha256));
   const [sent] = await tx
     .update(drafts)
     .set({ status: "sent", sentMessageId: messageId, approvalId, sentAt: sql`clock_timestamp()`, version: sql`${drafts.version} + 1`, updatedAt: sql`clock_timestamp()` })
     .where(and(eq(drafts.id, row.id), eq(drafts.version, row.version), eq(drafts.status, "draft")))
     .returning();
   if (!sent) throw await refusal(tx, row.id, row.version, "send");
+  await dropUnlistedBlobs(tx, row.workspaceId, blobs);
   const agentId = await agentOf(sent);
   await appendAudit(tx, [{ actor, action: "draft.sent", resource: { type: "draft", id: row.id }, agentId, summary: { version: row.version, message: messageId, approval_id: approvalId } }]);
   await emitEvent(tx, actor, { type: "draft.sent", agentId, data: draftEventPayload(sent) });
@@ -315,7 +378,7 @@ export function serializeDraft(d: DraftRow) {
     text: d.text,
     html: d.html,
     headers: d.headers ?? {},
-    attachments: d.attachments.map((a) => ({ filename: a.filename, content_type: a.content_type, size: a.size, sha256: a.sha256 })),
+    attachments: d.attachments.map((a, i) => ({ id: draftAttachmentId(d.id, i, a.sha256), filename: a.filename, content_type: a.content_type, size: a.size, sha256: a.sha256 })),
     status: d.status,
     review_note: d.reviewNote,
     version: d.version,

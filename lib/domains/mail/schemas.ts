@@ -234,11 +234,17 @@ const attachmentList = attachmentFiles
 /** Recipients of one outgoing message (To and Cc together), new or reply_all. */
 export const MAX_SEND_RECIPIENTS = 50;
 
+const bcc = z
+  .array(recipient)
+  .max(50)
+  .default([])
+  .describe("blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only");
+
 export const sendMessageInput = z
   .object({
     to: z.array(recipient).min(1).max(50),
     cc: z.array(recipient).max(50).default([]),
-    bcc: z.array(recipient).max(50).default([]).describe("blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the message's headers; the sent message lists them in `bcc`, for the workspace only"),
+    bcc,
     subject: z.string().trim().min(1).max(900).refine((v) => !/[\r\n\0]/.test(v), "the subject cannot contain line breaks"),
     text,
     html,
@@ -253,6 +259,7 @@ export const replyInput = z.object({
   text,
   html,
   reply_all: z.boolean().default(false).describe("also reply to the parent's other To and Cc recipients"),
+  bcc: bcc.describe(`blind copies of the reply: delivered (Resend's \`bcc\`, or to an inbox here) but never named in its headers; at most ${MAX_SEND_RECIPIENTS} recipients with the To and Cc the reply derives; the sent message lists them in \`bcc\`, for the workspace only`),
   headers: customHeaders,
   attachments: attachmentList,
   allow_automated: z
@@ -265,9 +272,10 @@ export const forwardInput = z
   .object({
     to: z.array(recipient).min(1).max(50),
     cc: z.array(recipient).max(50).default([]),
+    bcc,
     note: z.string().max(500_000).optional().describe("text put above the forwarded message"),
     include_attachments: z.boolean().default(true).describe("forward the message's attachments too (the same limits and refusals as attachments sent: an executable is refused)"),
     headers: customHeaders,
     require_approval: requireApproval,
   })
-  .refine((v) => v.to.length + v.cc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to and cc together`, path: ["cc"] });
+  .refine((v) => v.to.length + v.cc.length + v.bcc.length <= MAX_SEND_RECIPIENTS, { message: `at most ${MAX_SEND_RECIPIENTS} recipients in to, cc and bcc together`, path: ["cc"] });

@@ -8,7 +8,7 @@ import { forAgent } from "./mail-tools";
 
 const scope = "mail" as const;
 const review =
-  "A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again).";
+  "A draft waits for review: people see it in the web app, edit it, send it, or send it back with a review_note (status returned: edit it, which makes it a draft again, before sending). Every change names the version you read; a changed draft is a conflict (read it again). A draft sent and waiting for a person's approval cannot be changed or sent again (conflict draft_awaiting_approval): await_approval for the decision, or cancel_approval (the held message is discarded) and write a new draft.";
 const WRITES: Annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
 export const createDraftTool = defineTool({

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { gzipSync } from "node:zlib";
+import { eq, inArray, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { setTestEnv } from "../../../../test/helpers/env";
 import { newAgentInbox } from "../../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../../test/helpers/mime";
 import { startFakeResend } from "../../../../test/helpers/fake-resend";
 import { getDb } from "../../../../db/client";
-import { attachmentBlobs, messages } from "../../../../db/schema";
+import { approvals, attachmentBlobs, messageSourceChunks, messages } from "../../../../db/schema";
+import { readSource } from "../message-source";
 import { deliverOutboundMail } from "./deliver-outbound";
 
 // Resend configured, pointed at a local fake that speaks its HTTP API (attachments as base64, 40 MB at most).
@@ -68,11 +70,22 @@ describe("attachments through Resend", () => {
     await makeDue([held.id]);
     await deliverOutboundMail();
     expect(wireFor("Held files").map((w) => w.body.attachments)).toEqual([[{ filename: "contract.pdf", content: b64(PDF), content_type: "application/pdf" }]]);
+    // The approval binds the source the file was read out of.
+    const [approval] = await (await getDb()).select().from(approvals).where(eq(approvals.id, held.approval_id));
+    expect((approval!.action as { rfc822_sha256: string }).rfc822_sha256).toBe(sha(await readSource(held.id)));
+
+    // The files are read out of the message's stored source, its one copy of them: nothing in attachment_blobs.
+    expect(await (await getDb()).select().from(attachmentBlobs).where(eq(attachmentBlobs.workspaceId, workspace.id))).toEqual([]);
 
     // The same file, held again; its stored bytes are then altered: the delivery job refuses to send other bytes than those approved.
     const again = (await api(`/api/v1/inboxes/${inbox.id}/messages`, { key, body: { to: ["bob@team.test"], subject: "Tampered files", text: "Contract.", attachments: [{ filename: "contract.pdf", content_base64: b64(PDF) }], require_approval: true } })).json;
     await decideApproval(approver.actor, again.approval_id, "approve");
-    await (await getDb()).update(attachmentBlobs).set({ bytes: Buffer.from("%PDF-1.4\nsomething else\n") }).where(and(eq(attachmentBlobs.workspaceId, workspace.id), eq(attachmentBlobs.sha256, sha(PDF))));
+    const approved = (await readSource(again.id)).toString("latin1");
+    expect(approved).toContain(b64(PDF));
+    const other = Buffer.from("%PDF-1.4\nsomething else, same size\n".slice(0, PDF.length).padEnd(PDF.length, "\n"));
+    const tampered = gzipSync(Buffer.from(approved.replace(b64(PDF), b64(other)), "latin1"));
+    await (await getDb()).delete(messageSourceChunks).where(eq(messageSourceChunks.messageId, again.id));
+    await (await getDb()).insert(messageSourceChunks).values({ messageId: again.id, seq: 0, bytes: tampered });
     await makeDue([again.id]);
     await deliverOutboundMail();
     expect(wireFor("Tampered files")).toHaveLength(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
@@ -98,21 +98,26 @@ describe("POST /v1/inboxes/{id}/messages with attachments (captured)", () => {
 
     const [audit] = await (await getDb()).select().from(auditEntries).where(eq(auditEntries.resourceId, m.id));
     expect(audit!.summary).toMatchObject({ attachments: [{ filename: "chart.txt", sha256: sha(PNG) }, { filename: "invoice.pdf", sha256: sha(PDF) }] });
-    expect(await blobCount(workspace.id)).toBe(2);
+    // The message's files are in its source only: no second copy.
+    expect(await blobCount(workspace.id)).toBe(0);
   });
 
-  it("stores the same bytes once: sent twice, and twice in one message, one blob", async () => {
+  it("stores a sent file's bytes once, in the message's source: about the file's size in all, nothing in attachment_blobs", async () => {
     const { key, inbox, workspace } = await newAgentInbox(api);
-    const file = { filename: "a.pdf", content_base64: b64(PDF) };
-    expect((await send(key, inbox.id, [file, { ...file, filename: "copy.pdf" }])).status).toBe(201);
-    expect((await send(key, inbox.id, [file])).status).toBe(201);
-    expect(await blobCount(workspace.id)).toBe(1);
-    // Racing sends of one new file: every message goes, the file is one row.
-    const fresh = { filename: "b.png", content_base64: b64(PNG) };
-    const raced = await Promise.all(Array.from({ length: 4 }, () => send(key, inbox.id, [fresh])));
-    expect(raced.map((r) => r.status)).toEqual([201, 201, 201, 201]);
-    expect(await blobCount(workspace.id)).toBe(2);
-    expect(await messageCount(inbox.id)).toBe(6);
+    // Random bytes do not compress: what is stored is what the file costs.
+    const file = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(256 * 1024)]);
+    const raced = await Promise.all(Array.from({ length: 3 }, () => send(key, inbox.id, [{ filename: "big.pdf", content_base64: b64(file) }])));
+    expect(raced.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(await messageCount(inbox.id)).toBe(3);
+    expect(await blobCount(workspace.id)).toBe(0);
+    for (const r of raced) {
+      const [{ n }] = (await (await getDb()).execute<{ n: string }>(sql`select coalesce(sum(octet_length(bytes)), 0)::text as n from message_source_chunks where message_id = ${r.json.id}`)).rows as [{ n: string }];
+      // The base64 of the MIME part, gzipped, is about the file's own size (two copies would be over twice it).
+      expect(Number(n)).toBeGreaterThan(file.length);
+      expect(Number(n)).toBeLessThan(file.length * 1.2);
+      const dl = await fetchAttachment(key, r.json.id, r.json.attachments[0].id);
+      expect(sha(dl.bytes)).toBe(sha(file));
+    }
   });
 
   it("refuses executables, naming the file; nothing is stored or sent", async () => {

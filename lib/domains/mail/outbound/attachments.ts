@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Transaction } from "../../../../db/client";
 import { queryable } from "../../../../db/transaction";
 import { attachmentBlobs, attachments, type AttachmentRow } from "../../../../db/schema";
 import { AppError, type FieldError } from "../../../platform/errors";
 import { TransportError } from "../resend-transport";
+import { attachmentBytes, StoredBytesMismatch } from "../attachment-response";
 
 /**
  * Limits on what an agent attaches to one message (send, reply or forward), checked before
@@ -179,11 +180,19 @@ export function prepareFiles(list: { filename: string | null; declared: string |
   return prepared;
 }
 
-/** Stores the files' bytes once per workspace and hash: a file already stored is not written again. */
+/**
+ * Stores a draft's files once per workspace and hash: a file already stored is not written again.
+ * (A message's files are in its source.) A file already there is locked until the caller
+ * commits (`do update`, which keeps its bytes), in hash order, so dropping unused files
+ * (lib/domains/mail/draft-files.ts) waits for the draft that uses it and then sees it.
+ */
 export async function storeBlobs(tx: Transaction, workspaceId: string, list: PreparedAttachment[]): Promise<void> {
-  const unique = [...new Map(list.map((a) => [a.sha256, a])).values()];
+  const unique = [...new Map(list.map((a) => [a.sha256, a])).values()].sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
   for (const a of unique) {
-    await tx.insert(attachmentBlobs).values({ workspaceId, sha256: a.sha256, size: a.size, contentType: a.contentType, bytes: a.bytes }).onConflictDoNothing();
+    await tx
+      .insert(attachmentBlobs)
+      .values({ workspaceId, sha256: a.sha256, size: a.size, contentType: a.contentType, bytes: a.bytes })
+      .onConflictDoUpdate({ target: [attachmentBlobs.workspaceId, attachmentBlobs.sha256], set: { size: sql`excluded.size` } });
   }
 }
 
@@ -191,27 +200,23 @@ export async function storeBlobs(tx: Transaction, workspaceId: string, list: Pre
 export type OutgoingFile = { filename: string; content: Buffer; contentType: string };
 
 /**
- * The files of a stored outbound message, in their order in its source, read from the blob
- * store and checked against the size and SHA-256 parsed from the message's own (approved) bytes:
- * exactly those files leave, or none: a missing or different blob is a permanent failure (the
- * message is `failed` and audited; no retry could bring the approved bytes back).
+ * The files of a stored outbound message, in their order in its source, read out of that source
+ * (the bytes composed, and approved when the message was held: the only copy kept) and checked
+ * against the size and SHA-256 parsed from it when it was stored, the whole source against its
+ * own SHA-256: exactly those files leave, or none. A missing or different source is a permanent
+ * failure (the message is `failed` and audited; no retry could bring the approved bytes back).
  */
-export async function filesForDelivery(workspaceId: string, messageId: string): Promise<OutgoingFile[]> {
+export async function filesForDelivery(messageId: string): Promise<OutgoingFile[]> {
   const q = await queryable();
   const rows = await q.select().from(attachments).where(eq(attachments.messageId, messageId)).orderBy(attachments.partIndex);
   if (!rows.length) return [];
-  const blobs = await q
-    .select()
-    .from(attachmentBlobs)
-    .where(and(eq(attachmentBlobs.workspaceId, workspaceId), inArray(attachmentBlobs.sha256, [...new Set(rows.map((r) => r.sha256))])));
-  const byHash = new Map(blobs.map((b) => [b.sha256, b]));
-  return rows.map((r: AttachmentRow) => {
-    const blob = byHash.get(r.sha256);
-    if (!blob) throw new TransportError(`attachment ${r.id} of message ${messageId}: no stored bytes for sha256 ${r.sha256}`, true);
-    const actual = createHash("sha256").update(blob.bytes).digest("hex");
-    if (actual !== r.sha256 || blob.bytes.length !== r.size) throw new TransportError(`attachment ${r.id} of message ${messageId}: the stored bytes are not the ones composed`, true);
-    return { filename: r.filename ?? "attachment", content: blob.bytes, contentType: r.contentType };
-  });
+  try {
+    const bytes = await attachmentBytes(messageId, rows);
+    return rows.map((r: AttachmentRow, i) => ({ filename: r.filename ?? "attachment", content: bytes[i]!, contentType: r.contentType }));
+  } catch (err) {
+    if (err instanceof StoredBytesMismatch) throw new TransportError(`${err.message}: the stored bytes are not the ones composed`, true);
+    throw err;
+  }
 }
 
 /** A stored file as a draft names it: the bytes are in attachment_blobs under (workspace, sha256). */

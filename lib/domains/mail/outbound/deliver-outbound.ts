@@ -70,8 +70,8 @@ async function deliverOne(m: MessageRow, transport: MailTransport): Promise<{ re
   const local = (await inboxesFor([...m.to, ...m.cc, ...m.bcc].map((a) => a.email))).filter((i) => i.id !== m.inboxId);
   const [to, cc, bcc] = [m.to, m.cc, m.bcc].map((list) => externalAddresses(list.map((a) => a.email), local)) as [string[], string[], string[]];
   try {
-    // Exactly the files parsed from the stored (approved) bytes, checked by hash, or the attempt fails.
-    const files = await filesForDelivery(m.workspaceId, m.id);
+    // Exactly the files in the stored (approved) bytes, read out of them and checked by hash, or the attempt fails.
+    const files = await filesForDelivery(m.id);
     const { providerId } = await transport({
       from,
       ...(to.length ? { to, cc } : { to: cc, cc: [] }),

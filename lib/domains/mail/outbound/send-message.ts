@@ -27,8 +27,8 @@ import { configuredTransport } from "../send-mail";
 import { MAX_SEND_RECIPIENTS, type forwardInput, type replyInput, type sendMessageInput } from "../schemas";
 import { checkCustomHeaders } from "./headers";
 import { composeOutbound, forwardSubject, outboundMessageId, replyReferences, replySubject, type Draft } from "./compose";
-import { ATTACHMENT_LIMITS, prepareAttachments, prepareFiles, storeBlobs, type PreparedAttachment } from "./attachments";
-import { attachmentStream } from "../attachment-response";
+import { ATTACHMENT_LIMITS, prepareAttachments, prepareFiles, type PreparedAttachment } from "./attachments";
+import { attachmentBytes } from "../attachment-response";
 import { queryable } from "../../../../db/transaction";
 import { attachments as attachmentsTable } from "../../../../db/schema";
 import { eq } from "drizzle-orm";
@@ -37,8 +37,8 @@ import { storeAttachments } from "../store-message";
 
 // Whether to hold the message for a person is decided before these run (lib/domains/approvals/mail-gate.ts).
 type SendInput = Omit<z.output<typeof sendMessageInput>, "require_approval" | "bcc"> & { bcc?: string[] };
-type ReplyInput = Omit<z.output<typeof replyInput>, "require_approval">;
-export type ForwardInput = Omit<z.output<typeof forwardInput>, "require_approval">;
+type ReplyInput = Omit<z.output<typeof replyInput>, "require_approval" | "bcc"> & { bcc?: string[] };
+export type ForwardInput = Omit<z.output<typeof forwardInput>, "require_approval" | "bcc"> & { bcc?: string[] };
 
 /** `POST /v1/inboxes/{id}/messages`: a new message from the inbox. */
 export async function sendMessage(actor: Actor, inboxId: string, input: SendInput): Promise<MessageRow> {
@@ -61,7 +61,7 @@ export async function draftForSend(actor: Actor, inboxId: string, input: SendInp
     references: [],
     headers: checkCustomHeaders(input.headers),
     attachments,
-    bcc: unique(input.bcc ?? []).filter((a) => !input.to.includes(a) && !input.cc.includes(a)),
+    bcc: blindCopies(input.bcc, input.to, input.cc),
   } };
 }
 
@@ -95,10 +95,12 @@ export async function draftForReply(actor: Actor, parentId: string, input: Reply
   const others = input.reply_all ? [...(parent.direction === "inbound" ? parent.to : []), ...parent.cc].map((a) => a.email) : [];
   const to = unique(primary).filter((a) => a && a !== self);
   const cc = unique(others).filter((a) => a && a !== self && !to.includes(a));
+  const bcc = blindCopies(input.bcc, to, cc);
   if (!to.length) throw new AppError("unprocessable_message", `Message ${parent.id} has no sender address to reply to.`);
-  // A reply fans out no wider than a new message may (sendMessageInput: 50 in To and Cc).
-  if (to.length + cc.length > MAX_SEND_RECIPIENTS) {
-    throw new AppError("unprocessable_message", `Replying to all would address ${to.length + cc.length} recipients, over ${MAX_SEND_RECIPIENTS}: reply without reply_all, or send a new message to the people who need it.`, {
+  // A reply fans out no wider than a new message may (sendMessageInput: 50 in To, Cc and Bcc).
+  if (to.length + cc.length + bcc.length > MAX_SEND_RECIPIENTS) {
+    const how = bcc.length ? `${to.length + cc.length} in To and Cc and ${bcc.length} in Bcc` : `${to.length + cc.length}`;
+    throw new AppError("unprocessable_message", `${input.reply_all ? "Replying to all" : "This reply"} would address ${how} recipients, over ${MAX_SEND_RECIPIENTS}: ${bcc.length ? "Bcc fewer people, " : ""}reply without reply_all, or send a new message to the people who need it.`, {
       reason: "too_many_recipients",
       limit: MAX_SEND_RECIPIENTS,
     });
@@ -113,6 +115,7 @@ export async function draftForReply(actor: Actor, parentId: string, input: Reply
     references: replyReferences(parent),
     headers: checkCustomHeaders(input.headers),
     attachments,
+    bcc,
   } };
 }
 
@@ -155,6 +158,7 @@ export async function draftForForward(
     references: [],
     headers: checkCustomHeaders(input.headers),
     attachments,
+    bcc: blindCopies(input.bcc, input.to, input.cc),
     forwardOf: { id: original.id, threadId: original.threadId },
   } };
 }
@@ -187,16 +191,15 @@ async function forwardedFiles(original: MessageRow) {
       errors: [{ field, message: "the attachments are over the limits of one message" }],
     });
   }
-  const files = [];
-  for (const r of rows) {
-    const parts: Buffer[] = [];
-    for await (const chunk of await attachmentStream(r)) parts.push(chunk as Buffer);
-    files.push({ filename: r.filename, declared: null, bytes: Buffer.concat(parts) });
-  }
-  return prepareFiles(files, field);
+  // One pass over the original's source for all its files.
+  const bytes = await attachmentBytes(original.id, rows);
+  return prepareFiles(rows.map((r, i) => ({ filename: r.filename, declared: null, bytes: bytes[i]! })), field);
 }
 
 const unique = (list: string[]) => [...new Set(list.map((a) => a.trim().toLowerCase()))];
+
+/** Bcc recipients once each, without those already in To or Cc (they get the message anyway, named). */
+const blindCopies = (bcc: string[] | undefined, to: string[], cc: string[]) => unique(bcc ?? []).filter((a) => !to.includes(a) && !cc.includes(a));
 
 /** A message composed as real RFC 5322 bytes (its id and Date fixed), those bytes parsed back, and compressed for storage. */
 export type ComposedOutbound = { id: string; at: Date; raw: Buffer; parsed: ParsedMessage; source: EncodedSource };
@@ -310,9 +313,8 @@ export async function storeOutbound(
       createdAt: at,
     })
     .returning();
+  // The one copy of the files is in the source (the delivery job reads them out of it); the rows list them, parsed from those bytes.
   await storeSource(tx, id, source);
-  // The files once per workspace and hash (what the delivery job sends), and the message's list of them (parsed from its bytes).
-  await storeBlobs(tx, inbox.workspaceId, draft.attachments);
   await storeAttachments(tx, message!, parsed);
   const carried = local ? await carriedTrace(inbox, local.inboxes, traceId, actor.type === "key" && actor.agentId ? actor.agentId : inbox.agentId, !isAgentBound(actor)) : null;
   const delivered = local ? await deliverLocally(inbox, local.inboxes, await copyFor(actor, local.copy), source, carried) : [];
