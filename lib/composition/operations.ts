@@ -73,6 +73,7 @@ import { getTraceOp } from "../domains/traces/operations";
 import { streamEventsOp } from "../domains/events/operations";
 import { deleteInboxOp } from "../domains/mail/delete-inbox";
 import { createDraftOp, discardDraftOp, getDraftAttachmentOp, getDraftOp, listDraftsOp, sendDraftOp, updateDraftOp } from "../domains/mail/draft-operations";
+import { listCalendarOrphansOp } from "../domains/calendar-sync/orphan-operations";
 import { createDomainOp, deleteDomainOp, getDomainOp, listDomainsOp, verifyDomainOp } from "../domains/mail/domain-operations";
 
 /** Every /api/v1 operation. A test checks this list against the route files, both ways. */
@@ -92,6 +93,7 @@ export const OPERATIONS: Operation[] = [
   availabilityOp,
   listEventsOp,
   cancelEventOp,
+  listCalendarOrphansOp,
   placeHoldOp,
   placeMultiHoldOp,
   listHoldsOp,

@@ -1174,6 +1174,47 @@ export const TOOL_DEFINITIONS = [
     }
   },
   {
+    "name": "list_calendar_orphans",
+    "title": "List orphans in linked calendars",
+    "description": "List events in linked Google or Outlook calendars tagged as AgentDraft's that AgentDraft does not stand behind (orphans: a second copy of a committed event, a tag naming no event exported there, a copy whose removal failed), newest first. status: open (default) lists those waiting for a person; calendar_id narrows to one calendar. They are left in the person's calendar: tell a member, who dismisses one in the web app.",
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "default": 20,
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "starting_after": {
+          "type": "string",
+          "pattern": "^[a-z]{2,10}_[0-9a-hjkmnp-tv-z]{26}$"
+        },
+        "calendar_id": {
+          "description": "only this calendar's orphans",
+          "type": "string",
+          "pattern": "^cal_[0-9a-hjkmnp-tv-z]{26}$"
+        },
+        "status": {
+          "default": "open",
+          "description": "open (default): waiting for a person; resolved: deleted by AgentDraft or dismissed by a member; all",
+          "type": "string",
+          "enum": [
+            "open",
+            "resolved",
+            "all"
+          ]
+        }
+      }
+    }
+  },
+  {
     "name": "place_hold",
     "title": "Place a hold",
     "description": "Tentatively hold time on one or more calendars (all or nothing) for hold_ttl_seconds. A committed event, busy time from a linked Google calendar, or a live hold of equal or higher priority in the way fails with hold_conflict listing them; live holds of strictly lower priority are preempted. Commit the hold to book the time, or release it. Intervals are half-open [start, end). Once this agent has read untrusted mail (the server records what it reads) a workspace policy may answer approval_required with an approval opened for you: await it, then call again with the same hold and approval_id.",

@@ -57,6 +57,7 @@ const ROUTES: Record<Exclude<AgentDraftToolName, "next_handoff">, Route> = {
   list_calendars: { method: "GET", path: "/v1/calendars" },
   check_availability: { method: "GET", path: "/v1/calendars/{id}/availability", id: "calendar_id" },
   list_calendar_events: { method: "GET", path: "/v1/calendars/{id}/events", id: "calendar_id" },
+  list_calendar_orphans: { method: "GET", path: "/v1/calendar-orphans" },
   place_hold: { method: "POST", path: "/v1/holds" },
   get_hold: { method: "GET", path: "/v1/holds/{id}", id: "hold_id" },
   extend_hold: { method: "POST", path: "/v1/holds/{id}/extend", id: "hold_id" },

@@ -232,6 +232,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/calendar-orphans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orphans in linked calendars, newest first
+         * @description Orphans are events in a linked Google or Outlook calendar tagged as AgentDraft's that AgentDraft does not stand behind (a second copy, a tag naming no event exported there, a copy whose removal failed), found by the daily drift check and reported once (webhook calendar.orphan_found). status=open (default) lists those waiting for a person; a member dismisses one in the web app. calendar_id narrows to one calendar.
+         */
+        get: operations["listCalendarOrphans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/calendars/{id}/holds": {
         parameters: {
             query?: never;
@@ -1568,6 +1588,38 @@ export interface components {
             }[];
             /** Format: date-time */
             detected_at: string;
+        };
+        CalendarOrphan: {
+            /** @description corph_... */
+            id: string;
+            /** @constant */
+            object: "calendar_orphan";
+            calendar_id: string;
+            link_id: string;
+            /** @enum {string} */
+            provider: "google" | "microsoft";
+            /** @description the event in the linked Google or Outlook calendar */
+            provider_event_id: string;
+            /** @description the AgentDraft event id its tag names */
+            tagged_event_id: string | null;
+            /** @description where it lies in the provider's calendar, when found */
+            start_time: string | null;
+            end_time: string | null;
+            /**
+             * @description deleted: provably AgentDraft's removed copy, removed again by AgentDraft; reported: left for a person
+             * @enum {string}
+             */
+            action: "reported" | "deleted";
+            /** @description removed_by_agentdraft, removal_failed, event_not_confirmed, duplicate_copy (a second copy of an exported event) or unknown_event (a tag naming no event exported there) */
+            reason: string;
+            /** Format: date-time */
+            found_at: string;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            resolved_at: string | null;
+            /** @description the member who dismissed it (null: open, or deleted by AgentDraft) */
+            resolved_by: string | null;
+            resolution_note: string | null;
         };
         Hold: {
             /** @description hold_... */
@@ -3568,6 +3620,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CalendarEvent"];
+                };
+            };
+            /** @description Invalid request (validation_failed, malformed_json, invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (forbidden, insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (including ids of other workspaces) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (rate_limited), or too many approvals pending for this agent (too_many_pending_approvals); see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCalendarOrphans: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+                /** @description only this calendar's orphans */
+                calendar_id?: string;
+                /** @description open (default): waiting for a person; resolved: deleted by AgentDraft or dismissed by a member; all */
+                status?: "open" | "resolved" | "all";
+            };
+            header?: {
+                /** @description Your trace id, kept on the audit entries and webhooks this request causes. */
+                "x-trace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orphans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["CalendarOrphan"][];
+                        has_more: boolean;
+                    };
                 };
             };
             /** @description Invalid request (validation_failed, malformed_json, invalid_request) */

@@ -197,8 +197,9 @@ export async function startFakeGoogle(opts: { email?: string; clientId?: string;
       })
       .filter((e) =>
         cursor.filters.every((f) => {
-          const [k, v] = f.split("=");
-          return e.extendedProperties?.private?.[k!] === v;
+          // propertyName=value, an exact match of a private property (the value may hold "=").
+          const at = f.indexOf("=");
+          return at > 0 && e.extendedProperties?.private?.[f.slice(0, at)] === f.slice(at + 1);
         }),
       )
       .sort((a, b) => a.seq - b.seq);

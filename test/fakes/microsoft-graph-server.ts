@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
  * PKCE code exchange and refresh (with rotation), /me, /me/mailboxSettings, /me/calendars,
  * calendarView/delta paged by @odata.nextLink up to an @odata.deltaLink (recurring series
  * expanded into occurrences, removals as `@removed`), events with single-value extended
- * properties ($filter on them, transactionId idempotence), and /subscriptions with the
+ * properties ($filter on them as Graph documents it, $expand, transactionId idempotence), and /subscriptions with the
  * validationToken handshake against the notification URL, change and lifecycle notifications.
  * Listens on 127.0.0.1 only. Hooks inject 429s (Retry-After), 410 syncStateNotFound and lost answers.
  */
@@ -49,6 +49,39 @@ const oauthError = (res: http.ServerResponse, status: number, error: string, des
 
 const GRAPH_SCOPE = (s: string) => (["offline_access", "openid", "profile", "email"].includes(s) ? s : `https://graph.microsoft.com/${s}`);
 const DAY = 86_400_000;
+
+/**
+ * Graph's filter on a single-value extended property, as documented: `ep/id eq '…'` names the
+ * property (the Name part case-sensitive, the type and property set not), and a string value is
+ * compared with eq, ne (null: the property is there at all), startswith or contains, case-
+ * insensitively. Returns the test on an event's properties, or null for any other filter (Graph's 400).
+ */
+function propertyFilter(filter: string): ((props: Property[]) => boolean) | null {
+  const lit = `'((?:[^']|'')*)'`;
+  const m = new RegExp(`^singleValueExtendedProperties/Any\\(ep: ep/id eq ${lit} and (?:ep/value (eq|ne) (?:${lit}|(null))|(startswith|contains)\\(ep/value, ?${lit}\\))\\)$`).exec(filter);
+  if (!m) return null;
+  const unquote = (x: string) => x.replace(/''/g, "'");
+  const id = unquote(m[1]!);
+  const op = (m[2] ?? m[5])!;
+  const value = m[3] !== undefined ? unquote(m[3]).toLowerCase() : m[6] !== undefined ? unquote(m[6]).toLowerCase() : null;
+  const split = (pid: string) => {
+    const at = pid.indexOf(" Name ");
+    return at < 0 ? [pid.toLowerCase(), ""] : [pid.slice(0, at).toLowerCase(), pid.slice(at)];
+  };
+  const [head, name] = split(id);
+  const sameId = (pid: string) => {
+    const [h, n] = split(pid);
+    return h === head && n === name;
+  };
+  const test = (v: string) => {
+    const x = v.toLowerCase();
+    if (op === "eq") return x === value;
+    if (op === "ne") return value === null || x !== value;
+    if (op === "startswith") return x.startsWith(value!);
+    return x.includes(value!);
+  };
+  return (props) => props.some((p) => sameId(p.id) && test(p.value));
+}
 
 export type FakeMicrosoft = Awaited<ReturnType<typeof startFakeMicrosoft>>;
 
@@ -265,11 +298,27 @@ export async function startFakeMicrosoft(opts: { email?: string; clientId?: stri
       const cal = calendars.get(decodeURIComponent(m[1]!));
       if (!cal) return graphError(res, 404, "ErrorItemNotFound", "The specified object was not found in the store.");
       if (method === "GET") {
-        // Only the filter AgentDraft sends: singleValueExtendedProperties/Any(ep: ep/id eq '…' and ep/value eq '…').
-        const f = /ep\/id eq '((?:[^']|'')*)' and ep\/value eq '((?:[^']|'')*)'/.exec(url.searchParams.get("$filter") ?? "");
-        const [pid, pval] = f ? [f[1]!.replace(/''/g, "'"), f[2]!.replace(/''/g, "'")] : [null, null];
-        const found = [...cal.events.values()].filter((e) => !e.removed && (!f || e.singleValueExtendedProperties?.some((p) => p.id.toLowerCase() === pid!.toLowerCase() && p.value === pval)));
-        return json(res, 200, { value: found.slice(0, Number(url.searchParams.get("$top") ?? 10)).map((e) => ({ id: e.id })) });
+        // The calendar's events, no window: a series once, as its master (type seriesMaster),
+        // $filter on a single-value extended property as Graph documents it (propertyFilter),
+        // $select (id and @odata.etag always), $expand of properties by id, $top and $skip, @odata.nextLink.
+        const filter = url.searchParams.get("$filter");
+        const matches = filter === null ? () => true : propertyFilter(filter);
+        if (!matches) return graphError(res, 400, "ErrorInvalidUrlQueryFilter", "The query filter contains one or more invalid nodes.");
+        const found = [...cal.events.values()].filter((e) => !e.removed && matches(e.singleValueExtendedProperties ?? [])).sort((a, b) => a.seq - b.seq);
+        const expand = /singleValueExtendedProperties\(\$filter=id eq '((?:[^']|'')*)'\)/.exec(url.searchParams.get("$expand") ?? "");
+        const wanted = expand ? expand[1]!.replace(/''/g, "'").toLowerCase() : null;
+        const select = url.searchParams.get("$select")?.split(",").map((x) => x.trim());
+        const top = Math.min(Number(url.searchParams.get("$top") ?? 10) || 10, pageSize);
+        const skip = Number(url.searchParams.get("$skip") ?? 0) || 0;
+        const page = found.slice(skip, skip + top).map((e) => {
+          const full: Record<string, unknown> = view(e, e.recurrence ? "seriesMaster" : "singleInstance");
+          const shown = select ? Object.fromEntries(Object.entries(full).filter(([k]) => k === "id" || k === "@odata.etag" || select.includes(k))) : full;
+          const props = wanted ? (e.singleValueExtendedProperties ?? []).filter((p) => p.id.toLowerCase() === wanted) : [];
+          return { ...shown, ...(props.length ? { singleValueExtendedProperties: props } : {}) };
+        });
+        const nextUrl = new URL(url.toString().replace(/^http:\/\/[^/]+/, `http://${req.headers.host}`));
+        nextUrl.searchParams.set("$skip", String(skip + top));
+        return json(res, 200, { value: page, ...(skip + top < found.length ? { "@odata.nextLink": nextUrl.toString() } : {}) });
       }
       if (method === "POST") {
         const body = JSON.parse(await readBody(req)) as FakeOutlookEvent;

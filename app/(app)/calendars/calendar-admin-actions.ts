@@ -7,6 +7,8 @@ import { memberActor } from "@/lib/domains/members/memberships";
 import { updateCalendar } from "@/lib/domains/calendars/update-calendar";
 import { changeHold } from "@/lib/domains/holds/change-hold";
 import { cancelEvent } from "@/lib/domains/calendars/events";
+import { dismissOrphan } from "@/lib/domains/calendar-sync/orphans";
+import { orphanNote } from "@/lib/domains/calendar-sync/orphan-schemas";
 
 const calendarId = z.string().min(1).max(100);
 
@@ -40,5 +42,16 @@ export async function cancelEventAction(_prev: ActionState, form: FormData): Pro
     await cancelEvent(memberActor(member), event_id);
     revalidatePath(`/calendars/${calendar_id}`);
     return { ok: true, message: `Event ${event_id} cancelled; its agent is told (event.cancelled).` };
+  });
+}
+
+// An orphan (an event in the linked calendar tagged as AgentDraft's that AgentDraft does not stand
+// behind) is left in the person's calendar; dismissing it records that a person has seen it (audited).
+export async function dismissOrphanAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const schema = z.object({ calendar_id: calendarId, orphan_id: z.string().min(1).max(100), note: orphanNote.optional() });
+  return runMemberAction("admin", "dismiss orphans", schema, form, async ({ member }, { calendar_id, orphan_id, note }) => {
+    const { changed } = await dismissOrphan(memberActor(member), orphan_id, note);
+    revalidatePath(`/calendars/${calendar_id}`);
+    return { ok: true, message: changed ? `Orphan ${orphan_id} dismissed.` : `Orphan ${orphan_id} was already resolved.` };
   });
 }

@@ -9,6 +9,7 @@ import { listPendingInvitations } from "@/lib/domains/invitations/find-invitatio
 import { listPasskeys } from "@/lib/domains/passkeys/passkeys";
 import { countDeadHandoffs } from "@/lib/domains/handoffs/read-handoffs";
 import { countEventsNeedingAttention } from "@/lib/domains/calendars/attention";
+import { countOpenOrphans } from "@/lib/domains/calendar-sync/orphans";
 import { Badge, Card, PageHeader, linkClass } from "../_components/ui";
 import { LiveRefresh } from "../_components/live-refresh";
 import { ActivityCharts } from "./activity-charts";
@@ -23,7 +24,7 @@ const STALE_KEY_MS = 30 * 24 * 60 * 60 * 1000;
 
 export default async function OverviewPage() {
   const { user, member, workspace } = await requireMember();
-  const [agents, keys, chain, invitations, passkeys, recent, deadHandoffs, changedEvents] = await Promise.all([
+  const [agents, keys, chain, invitations, passkeys, recent, deadHandoffs, changedEvents, orphans] = await Promise.all([
     listAgents(workspace.id, { limit: 100 }),
     listKeys(workspace.id),
     verifyChain(workspace.id),
@@ -32,6 +33,7 @@ export default async function OverviewPage() {
     listAudit(workspace.id, { limit: 5 }),
     countDeadHandoffs(workspace.id),
     countEventsNeedingAttention(workspace.id),
+    countOpenOrphans(workspace.id),
   ]);
   const active = keys.filter((k) => !k.revokedAt);
   const unused = unusedKeys(active, STALE_KEY_MS);
@@ -44,6 +46,9 @@ export default async function OverviewPage() {
   // Committed events a person moved, cancelled, declined or booked over in Google or Outlook (issue #32), one line a calendar.
   for (const c of changedEvents.calendars)
     attention.push({ text: `${c.count} booked event${c.count === 1 ? "" : "s"} on ${c.name} ${c.count === 1 ? "was" : "were"} changed in the linked calendar after booking.`, href: `/calendars/${c.id}#attention`, tone: "red" });
+  // Events in a linked calendar tagged as AgentDraft's that it does not stand behind (the drift check's orphans).
+  for (const c of orphans)
+    attention.push({ text: `${c.count} unexplained event${c.count === 1 ? "" : "s"} in the calendar linked to ${c.name} carr${c.count === 1 ? "ies" : "y"} AgentDraft's tag.`, href: `/calendars/${c.id}#orphans`, tone: "amber" });
   if (passkeys.length === 1) attention.push({ text: "You have one passkey. Add a second one so a lost device does not lock you out.", href: "/settings", tone: "amber" });
   if (agents.items.length === 0) attention.push({ text: "No agents yet. Create one to give it API keys.", href: "/agents", tone: "amber" });
   if (unused.length > 0) attention.push({ text: `${unused.length} active API key${unused.length === 1 ? " has" : "s have"} not been used in 30 days. Revoke keys you do not need.`, href: "/keys", tone: "amber" });

@@ -112,9 +112,11 @@ async function exportRows(q: Pick<Transaction, "select">, link: GoogleCalendarLi
 
 /**
  * The drift check of one link (issue #32): lists the provider's events over the window of the
- * events AgentDraft exported there and compares. Run after a full resync (a 410: the change feed
- * may have skipped changes), after a recovery from failures (an outage), and a day after the
- * last check while the link has committed events ahead; never for an idle link.
+ * events AgentDraft exported there, and every event ending after now tagged as ours (wherever it
+ * lies: an orphan outside the window), and compares. Run after a
+ * full resync (a 410: the change feed may have skipped changes), after a recovery from failures
+ * (an outage), and a day after the last check while the link has committed events ahead; never
+ * for an idle link.
  *
  * - An exported event the provider shows moved, cancelled or declined: recorded as the sync's
  *   reconciliation records it (event.moved_externally / event.cancelled_externally, once).
@@ -157,8 +159,12 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
   const { rows: clock } = await q.execute<{ now: string | Date }>(sql`select clock_timestamp() as now`);
   const listedAt = new Date(clock[0]!.now);
   let listing: ListedWindow;
+  let tagged: ListedWindow;
   try {
     listing = await provider.listWindow(connection, link, from, to, MAX_LISTED);
+    // Tagged events outside the window (an orphan far ahead, a copy a person moved out): found by
+    // the provider's filter on our tag or mark, so the cost is the tagged events, not the calendar.
+    tagged = await provider.listTagged(connection, link, listedAt, MAX_LISTED);
   } catch (err) {
     const message = provider.describe(err);
     if (provider.isRevokedGrant(err)) await markConnectionBroken(provider, connection.id, message);
@@ -167,8 +173,9 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
   }
   const gone = new Set<string>();
   const listed = new Map<string, ListedEvent>(listing.items.map((ev) => [ev.id, ev]));
-  // An exported event not in the window (a person moved it out, or it is gone): asked for by its
-  // id, so a move is told from a loss (Google's 404) or a deletion.
+  for (const ev of tagged.items) if (!listed.has(ev.id)) listed.set(ev.id, ev);
+  // An exported event in neither listing (gone, or a Google copy written before the mark that a
+  // person moved out): asked for by its id, so a move is told from a loss (Google's 404) or a deletion.
   if (listing.complete) {
     const absent = before.filter((r) => r.desired === "present" && r.status === "exported" && r.eventStatus === "confirmed" && r.updatedAt < listedAt && !listed.has(r.googleEventId)).slice(0, MAX_LOOKUPS);
     try {
@@ -261,6 +268,8 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
           providerEnd: ev.version.end,
           action: verdict.action,
           reason: verdict.reason,
+          // AgentDraft removes a deleted one itself: nothing is left for a person.
+          resolvedAt: verdict.action === "deleted" ? sql`now()` : null,
         })
         .onConflictDoNothing()
         .returning();

@@ -48,6 +48,14 @@ export interface CalendarProvider {
   listWindow(connection: GoogleConnectionRow, link: GoogleCalendarLinkRow, from: Date, to: Date, maxEvents: number): Promise<ListedWindow>;
   /** One event by its id (deleted ones as cancelled where the provider keeps them), or null when the provider answers 404: it has no such event. */
   getEvent(connection: GoogleConnectionRow, link: GoogleCalendarLinkRow, remoteId: string): Promise<ListedEvent | null>;
+  /**
+   * Every live event of the calendar tagged as AgentDraft's that ends after `after`, wherever it
+   * lies (the drift check's search for orphans outside the window, issue #32): found by the
+   * provider's own filter (Google's privateExtendedProperty on the mark every copy carries, Graph's
+   * singleValueExtendedProperties $filter on the tag), so the cost is the tagged events, not the
+   * calendar. At most `maxEvents`, `complete` false when there were more.
+   */
+  listTagged(connection: GoogleConnectionRow, link: GoogleCalendarLinkRow, after: Date, maxEvents: number): Promise<ListedWindow>;
   /** Whether `listWindow` shows deleted events (as cancelled): then a missing event was lost, not deleted by a person. */
   listsDeleted: boolean;
 

@@ -1,9 +1,9 @@
-import type { CalendarRow } from "@/db/schema";
+import type { CalendarOrphanRow, CalendarRow } from "@/db/schema";
 import type { TimelineItem } from "@/lib/domains/calendars/timeline";
 import { allTimeZones } from "@/lib/platform/time/zoned";
 import { ActionForm } from "../../_components/action-form";
-import { Card, Empty, Field, dangerButtonClass, inputClass } from "../../_components/ui";
-import { cancelEventAction, releaseHoldAction, updateCalendarAction } from "../calendar-admin-actions";
+import { Card, Empty, Field, dangerButtonClass, inputClass, secondaryButtonClass } from "../../_components/ui";
+import { cancelEventAction, dismissOrphanAction, releaseHoldAction, updateCalendarAction } from "../calendar-admin-actions";
 
 /** For admins: release a live hold or cancel a committed event of this range. */
 export function TimelineActions({ calendarId, items, names, format }: { calendarId: string; items: TimelineItem[]; names: Map<string, string>; format: (d: Date) => string }) {
@@ -61,5 +61,19 @@ export function CalendarSettings({ calendar }: { calendar: CalendarRow }) {
         ))}
       </datalist>
     </Card>
+  );
+}
+
+/** For admins: dismiss an orphan once dealt with in the provider's calendar, with an optional note (audited). */
+export function DismissOrphanForm({ calendarId, orphan }: { calendarId: string; orphan: CalendarOrphanRow }) {
+  return (
+    <ActionForm action={dismissOrphanAction} className="flex flex-wrap items-end gap-2" submit={<>Dismiss<span className="sr-only"> orphan {orphan.providerEventId}</span></>} submitClassName={secondaryButtonClass}>
+      <input type="hidden" name="calendar_id" value={calendarId} />
+      <input type="hidden" name="orphan_id" value={orphan.id} />
+      <label className="text-xs text-slate-700">
+        Note <span className="sr-only">for orphan {orphan.providerEventId}</span>
+        <input name="note" maxLength={500} className={`${inputClass} mt-1`} placeholder="optional" />
+      </label>
+    </ActionForm>
   );
 }

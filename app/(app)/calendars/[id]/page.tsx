@@ -13,7 +13,9 @@ import { viewerTimeZone } from "@/lib/domains/auth/viewer-time-zone";
 import { addDays, isTimeZone, startOfZonedDay, weekdayIndex, zoneName, zonedClock, zonedDateTime, zonedDay } from "@/lib/platform/time/zoned";
 import { eventsNeedingAttention } from "@/lib/domains/calendars/attention";
 import type { EventReconciliationRow } from "@/db/schema";
-import { CalendarSettings, TimelineActions } from "./calendar-admin";
+import { CalendarSettings, DismissOrphanForm, TimelineActions } from "./calendar-admin";
+import { listOrphans, ORPHANS_SHOWN } from "@/lib/domains/calendar-sync/orphans";
+import { OrphansCard } from "./orphans";
 
 export const metadata: Metadata = { title: "Calendar" };
 
@@ -106,6 +108,7 @@ export default async function CalendarPage({ params, searchParams }: { params: P
   const googleLink = await linkOfCalendar(workspace.id, id);
   const needing = await eventsNeedingAttention(workspace.id, id);
   const attention = new Map(needing.map((n) => [n.event.id, n.reconciliation.state]));
+  const { items: orphans } = await listOrphans(workspace.id, { calendar_id: id, status: "open", limit: ORPHANS_SHOWN });
   const source = googleLink?.provider === "microsoft" ? "Outlook" : "Google";
   const names = new Map(agents.items.map((a) => [a.id, a.name]));
   const step = view === "week" ? 7 : 1;
@@ -187,6 +190,9 @@ export default async function CalendarPage({ params, searchParams }: { params: P
             ))}
           </ul>
         </Card>
+      ) : null}
+      {orphans.length > 0 ? (
+        <OrphansCard orphans={orphans} source={source} format={(d) => `${zonedDateTime(d, tz)} ${zoneName(d, tz)}`} dismiss={isAdmin ? (o) => <DismissOrphanForm calendarId={id} orphan={o} /> : undefined} />
       ) : null}
       <Card>
         <p className="mb-3 flex flex-wrap gap-4 text-xs text-slate-700">

@@ -12,6 +12,8 @@ import { gateHold } from "../../../domains/approvals/hold-gate";
 import { releaseHold } from "../../../domains/holds/release-hold";
 import { extendHoldInput, placeMultiHoldInput } from "../../../domains/holds/schemas";
 import { serializeHold } from "../../../domains/holds/serialize";
+import { listOrphans, serializeOrphan } from "../../../domains/calendar-sync/orphans";
+import { listOrphansQuery } from "../../../domains/calendar-sync/orphan-schemas";
 import { READ_ONLY, approvalIdArg, defineTool, idArg, idempotencyKeyArg } from "../define-tool";
 
 const scope = "calendar" as const;
@@ -58,6 +60,22 @@ export const listCalendarEventsTool = defineTool({
   run: async ({ key }, { calendar_id, ...args }) => {
     const { items, hasMore } = await listEvents(key, calendar_id, listEventsQuery.parse(args));
     return { object: "list", data: items.map((r) => serializeCalendarEvent(r.event, r.reconciliation)), has_more: hasMore };
+  },
+});
+
+export const listCalendarOrphansTool = defineTool({
+  name: "list_calendar_orphans",
+  title: "List orphans in linked calendars",
+  description:
+    "List events in linked Google or Outlook calendars tagged as AgentDraft's that AgentDraft does not stand behind (orphans: a second copy of a " +
+    "committed event, a tag naming no event exported there, a copy whose removal failed), newest first. status: open (default) lists those " +
+    "waiting for a person; calendar_id narrows to one calendar. They are left in the person's calendar: tell a member, who dismisses one in the web app.",
+  scope,
+  input: listOrphansQuery.shape,
+  annotations: READ_ONLY,
+  run: async ({ key }, args) => {
+    const { items, hasMore } = await listOrphans(key.workspaceId, listOrphansQuery.parse(args));
+    return { object: "list", data: items.map(serializeOrphan), has_more: hasMore };
   },
 });
 
@@ -129,6 +147,7 @@ export const CALENDAR_TOOLS = [
   listCalendarsTool,
   checkAvailabilityTool,
   listCalendarEventsTool,
+  listCalendarOrphansTool,
   placeHoldTool,
   getHoldTool,
   extendHoldTool,

@@ -4,6 +4,13 @@ import type { RemoteVersion } from "../provider";
 /** The private extended property that marks an event AgentDraft exported (never imported back). */
 export const EXPORT_EVENT_PROPERTY = "agentdraft_event_id";
 export const EXPORT_HOLD_PROPERTY = "agentdraft_hold_id";
+/**
+ * The mark every exported copy also carries, with one value for all of them: Google filters
+ * events.list by a private property's exact value only (`privateExtendedProperty=name=value`),
+ * so this is what lists every copy of ours at once, wherever it lies (the drift check's orphans).
+ */
+export const EXPORT_MARK_PROPERTY = "agentdraft_export";
+export const EXPORT_MARK_VALUE = "1";
 
 /**
  * The busy time a Google event stands for, or null when it makes nobody busy: cancelled,

@@ -185,3 +185,56 @@ describe("drift check (Google)", () => {
     expect(audit).toHaveLength(3);
   });
 });
+
+describe("drift check (Google): orphans outside the window", () => {
+  it("finds copies carrying AgentDraft's mark wherever they lie, by events.list's privateExtendedProperty filter, with no lookup per event", async () => {
+    const fake = fakeGoogle();
+    const setup = await linkedCalendar(fake);
+    await syncLink(setup.link.id);
+    const anchor = await committedAndExported(setup, T(8), T(9));
+    const movedOut = await committedAndExported(setup, T(12), T(13));
+    const removed = await committedAndExported(setup, T(10), T(11));
+    // Every copy carries the mark beside its tags.
+    expect(fake.liveEvents(setup.gcal).find((e) => e.id === anchor.remoteId)!.extendedProperties!.private).toEqual({
+      agentdraft_event_id: anchor.eventId,
+      agentdraft_hold_id: expect.stringMatching(/^hold_/),
+      agentdraft_export: "1",
+    });
+    expect((await api(`/api/v1/events/${removed.eventId}`, { key: removed.key, method: "DELETE" })).status).toBe(200);
+    expect(await runExport(removed.exportId)).toMatchObject({ ok: true });
+
+    // Far outside the window [08:00, 13:00]: the removed copy restored from the bin and put a year
+    // later; a person moves another copy to next year; another AgentDraft's copy two years on; a
+    // tagged event without the mark (a copy written before the mark) and a marked one long over.
+    const mark = { agentdraft_export: "1" };
+    fake.updateEvent(setup.gcal, removed.remoteId, { status: "confirmed", start: { dateTime: "2032-07-09T10:00:00.000Z" }, end: { dateTime: "2032-07-09T11:00:00.000Z" } });
+    fake.moveEvent(setup.gcal, movedOut.remoteId, "2032-01-05T09:00:00.000Z", "2032-01-05T10:00:00.000Z");
+    fake.addEvent(setup.gcal, { id: "farorphan1", start: "2033-03-01T09:00:00.000Z", end: "2033-03-01T10:00:00.000Z", privateProperties: { agentdraft_event_id: "evt_otherdeployment000000000", ...mark } });
+    fake.addEvent(setup.gcal, { id: "unmarked1", start: "2033-04-01T09:00:00.000Z", end: "2033-04-01T10:00:00.000Z", privateProperties: { agentdraft_event_id: "evt_unmarked00000000000000" } });
+    fake.addEvent(setup.gcal, { id: "pastorphan1", start: "2020-01-01T09:00:00.000Z", end: "2020-01-01T10:00:00.000Z", privateProperties: { agentdraft_event_id: "evt_longover000000000000000", ...mark } });
+
+    const before = fake.requests.length;
+    const result = await checkLinkDrift(setup.link.id, { force: true });
+    expect(result).toMatchObject({ status: "ok", orphans: 2, reconciled: 1, requeued: 0 });
+    // Two listings (the window, the mark), and no events.get for the copy moved out of the window.
+    const calls = fake.requests.slice(before).filter((r) => r.method === "GET");
+    expect(calls).toHaveLength(2);
+    expect(calls.every((r) => r.path.endsWith("/events"))).toBe(true);
+    expect(calls.map((r) => new URLSearchParams(r.query).get("privateExtendedProperty"))).toEqual([null, "agentdraft_export=1"]);
+
+    const db = await getDb();
+    const orphans = await db.select().from(calendarOrphans).where(eq(calendarOrphans.linkId, setup.link.id));
+    expect(Object.fromEntries(orphans.map((o) => [o.providerEventId, [o.action, o.reason, o.providerStart?.toISOString()]]))).toEqual({
+      [removed.remoteId]: ["deleted", "removed_by_agentdraft", "2032-07-09T10:00:00.000Z"],
+      farorphan1: ["reported", "unknown_event", "2033-03-01T09:00:00.000Z"],
+    });
+    const [rec] = await db.select().from(eventReconciliations).where(eq(eventReconciliations.calendarEventId, movedOut.eventId));
+    expect(rec).toMatchObject({ state: "moved_externally", providerStart: new Date("2032-01-05T09:00:00.000Z") });
+    expect(await runExport(removed.exportId)).toMatchObject({ ok: true });
+    expect(fake.liveEvents(setup.gcal).some((e) => e.id === removed.remoteId)).toBe(false);
+
+    // Once: checked again, nothing new.
+    expect(await checkLinkDrift(setup.link.id, { force: true })).toMatchObject({ status: "ok", orphans: 0, reconciled: 0 });
+    expect(await webhooks(setup.workspace.id, "calendar.orphan_found")).toHaveLength(2);
+  });
+});

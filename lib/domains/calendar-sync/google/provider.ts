@@ -1,5 +1,6 @@
 import { CodeChallengeMethod, type Credentials } from "google-auth-library";
-import type { CalendarProvider, ExportOutcome, ImportedEvent, ListedEvent } from "../provider";
+import type { CalendarProvider, ExportOutcome, ImportedEvent, ListedEvent, ListedWindow } from "../provider";
+import type { GoogleConnectionRow } from "../../../../db/schema";
 import { AppError } from "../../../platform/errors";
 import { env } from "../../../platform/config/env";
 import { open } from "../../../platform/crypto/secret-box";
@@ -7,7 +8,7 @@ import { GOOGLE_SCOPES, googleConfig } from "./config";
 import { calendarClient, newOAuthClient } from "./oauth-client";
 import { callGoogle, googleFailure } from "./quota";
 import { authorizedClient, forgetClient, isRevokedGrant } from "./authorized-client";
-import { busyInterval, EXPORT_EVENT_PROPERTY, EXPORT_HOLD_PROPERTY, remoteVersion } from "./busy-interval";
+import { busyInterval, EXPORT_EVENT_PROPERTY, EXPORT_HOLD_PROPERTY, EXPORT_MARK_PROPERTY, EXPORT_MARK_VALUE, remoteVersion } from "./busy-interval";
 import { openChannel, stopChannel } from "./push-channel";
 import { EXPORT_KIND, SYNC_KIND } from "./work-sources";
 import type { calendar_v3 } from "@googleapis/calendar";
@@ -17,6 +18,31 @@ import { createHash } from "node:crypto";
 const ownEventId = (calendarEventId: string) => `agentdraft${createHash("sha256").update(calendarEventId).digest("hex").slice(0, 40)}`;
 
 const PAGE_SIZE = 250;
+
+/** The private properties of an exported copy: the event and hold it stands for, and the mark of every copy. */
+const exportProperties = (event: { id: string; holdId: string | null }) => ({
+  [EXPORT_EVENT_PROPERTY]: event.id,
+  [EXPORT_HOLD_PROPERTY]: event.holdId ?? "",
+  [EXPORT_MARK_PROPERTY]: EXPORT_MARK_VALUE,
+});
+
+/** Every page of an events.list as the drift check reads it: at most `maxEvents`, `complete` false when there were more. */
+async function listEvents(connection: GoogleConnectionRow, params: calendar_v3.Params$Resource$Events$List, maxEvents: number): Promise<ListedWindow> {
+  const api = calendarClient(authorizedClient(connection));
+  const items: ListedEvent[] = [];
+  let pageToken: string | undefined;
+  for (;;) {
+    const res = await callGoogle(connection.id, () => api.events.list({ ...params, maxResults: PAGE_SIZE, ...(pageToken ? { pageToken } : {}) }));
+    const timeZone = res.data.timeZone ?? "UTC";
+    for (const ev of res.data.items ?? []) {
+      if (!ev.id) continue;
+      if (items.length >= maxEvents) return { items, complete: false };
+      items.push({ id: ev.id, exportTag: ev.extendedProperties?.private?.[EXPORT_EVENT_PROPERTY] ?? null, version: remoteVersion(ev, timeZone) });
+    }
+    if (!res.data.nextPageToken) return { items, complete: true };
+    pageToken = res.data.nextPageToken;
+  }
+}
 
 /** Google Calendar (Calendar API v3 through @googleapis/calendar, OAuth through google-auth-library). */
 export const googleProvider: CalendarProvider = {
@@ -109,33 +135,16 @@ export const googleProvider: CalendarProvider = {
     }
   },
 
-  /** events.list over the window, deleted events included (Google keeps them as cancelled). */
-  async listWindow(connection, link, from, to, maxEvents) {
-    const api = calendarClient(authorizedClient(connection));
-    const items: ListedEvent[] = [];
-    let pageToken: string | undefined;
-    for (;;) {
-      const res = await callGoogle(connection.id, () =>
-        api.events.list({
-          calendarId: link.googleCalendarId,
-          singleEvents: true,
-          showDeleted: true,
-          timeMin: from.toISOString(),
-          timeMax: to.toISOString(),
-          maxResults: PAGE_SIZE,
-          ...(pageToken ? { pageToken } : {}),
-        }),
-      );
-      const timeZone = res.data.timeZone ?? "UTC";
-      for (const ev of res.data.items ?? []) {
-        if (!ev.id) continue;
-        if (items.length >= maxEvents) return { items, complete: false };
-        items.push({ id: ev.id, exportTag: ev.extendedProperties?.private?.[EXPORT_EVENT_PROPERTY] ?? null, version: remoteVersion(ev, timeZone) });
-      }
-      if (!res.data.nextPageToken) return { items, complete: true };
-      pageToken = res.data.nextPageToken;
-    }
-  },
+  /** events.list over the window, one instance per occurrence, deleted events included (Google keeps them as cancelled). */
+  listWindow: (connection, link, from, to, maxEvents) =>
+    listEvents(connection, { calendarId: link.googleCalendarId, singleEvents: true, showDeleted: true, timeMin: from.toISOString(), timeMax: to.toISOString() }, maxEvents),
+  /**
+   * events.list filtered by our mark (privateExtendedProperty=agentdraft_export=1) from `after` on,
+   * with no end: the marked events only. A series comes once (not singleEvents: with no timeMax a
+   * marked weekly series would otherwise be every week for years).
+   */
+  listTagged: (connection, link, after, maxEvents) =>
+    listEvents(connection, { calendarId: link.googleCalendarId, singleEvents: false, privateExtendedProperty: [`${EXPORT_MARK_PROPERTY}=${EXPORT_MARK_VALUE}`], timeMin: after.toISOString() }, maxEvents),
   async getEvent(connection, link, remoteId) {
     const api = calendarClient(authorizedClient(connection));
     try {
@@ -176,7 +185,7 @@ export const googleProvider: CalendarProvider = {
               description: `Committed from AgentDraft hold ${event.holdId ?? "-"} (event ${event.id}).`,
               start: { dateTime: event.startTime.toISOString() },
               end: { dateTime: event.endTime.toISOString() },
-              extendedProperties: { private: { [EXPORT_EVENT_PROPERTY]: event.id, [EXPORT_HOLD_PROPERTY]: event.holdId ?? "" } },
+              extendedProperties: { private: exportProperties(event) },
             },
           }),
         );
@@ -200,7 +209,7 @@ export const googleProvider: CalendarProvider = {
             start: { dateTime: event.startTime.toISOString() },
             end: { dateTime: event.endTime.toISOString() },
             transparency: "opaque",
-            extendedProperties: { private: { [EXPORT_EVENT_PROPERTY]: event.id, [EXPORT_HOLD_PROPERTY]: event.holdId ?? "" } },
+            extendedProperties: { private: exportProperties(event) },
           },
         }),
       );

@@ -90,4 +90,50 @@ describe("drift check (Microsoft 365 / Outlook)", () => {
     expect(await webhooks(setup.workspace.id, "event.cancelled_externally")).toHaveLength(1);
     expect(await webhooks(setup.workspace.id, "event.moved_externally")).toHaveLength(1);
   });
+
+  it("orphans outside the window: events carrying AgentDraft's tag are found wherever they lie, by the singleValueExtendedProperties $filter, with no lookup per event", async () => {
+    const fake = fakeMicrosoft();
+    const setup = await linkedOutlookCalendar(fake);
+    await syncLink(setup.link.id);
+    await committedAndExported(setup, T(8), T(9));
+    const movedOut = await committedAndExported(setup, T(12), T(13));
+    const cancelled = await committedAndExported(setup, T(10), T(11));
+    expect((await api(`/api/v1/events/${cancelled.eventId}`, { key: cancelled.key, method: "DELETE" })).status).toBe(200);
+    expect(await runMicrosoftExport(cancelled.exportId)).toMatchObject({ ok: true });
+
+    // Far outside the window [08:00, 13:00] of day 0: the removed copy restored and put 200 days on;
+    // a person moves another copy 100 days on; another AgentDraft's copy 300 days on; a tagged
+    // event long over; an untagged one.
+    const tag = (value: string) => [{ id: EVENT_PROPERTY_ID, value }];
+    fake.calendars.get(setup.mcal)!.events.get(cancelled.remoteId)!.removed = false;
+    fake.updateEvent(setup.mcal, cancelled.remoteId, { start: utc(at(24 * 200 + 10)), end: utc(at(24 * 200 + 11)) });
+    fake.updateEvent(setup.mcal, movedOut.remoteId, { start: utc(at(24 * 100 + 9)), end: utc(at(24 * 100 + 10)) });
+    fake.addEvent(setup.mcal, { id: "AAMkFar1=", subject: "copy", start: utc(at(24 * 300 + 9)), end: utc(at(24 * 300 + 10)), singleValueExtendedProperties: tag("evt_otherdeployment000000000") });
+    const monthAgo = new Date(Date.now() - 40 * 86_400_000);
+    fake.addEvent(setup.mcal, { id: "AAMkPast1=", subject: "copy", start: utc(monthAgo), end: utc(new Date(monthAgo.getTime() + 3600_000)), singleValueExtendedProperties: tag("evt_longover000000000000000") });
+    fake.addEvent(setup.mcal, { id: "AAMkPlain1=", subject: "lunch", start: utc(at(24 * 300 + 12)), end: utc(at(24 * 300 + 13)) });
+
+    const before = fake.requests.length;
+    const result = await checkLinkDrift(setup.link.id, { force: true });
+    expect(result).toMatchObject({ status: "ok", orphans: 2, reconciled: 1, missing: 0 });
+    // The window and the tagged events are listed; no event is asked for by its id.
+    const calls = fake.requests.slice(before).filter((r) => r.method === "GET" && r.path.includes("/calendars/"));
+    expect(calls.map((r) => r.path.split("/").at(-1))).toEqual(["calendarView", "events"]);
+    expect(new URLSearchParams(calls[1]!.query).get("$filter")).toBe(`singleValueExtendedProperties/Any(ep: ep/id eq '${EVENT_PROPERTY_ID}' and ep/value ne null)`);
+
+    const db = await getDb();
+    const orphans = await db.select().from(calendarOrphans).where(eq(calendarOrphans.linkId, setup.link.id));
+    expect(Object.fromEntries(orphans.map((o) => [o.providerEventId, [o.action, o.reason, o.providerStart?.toISOString()]]))).toEqual({
+      [cancelled.remoteId]: ["deleted", "removed_by_agentdraft", T(24 * 200 + 10)],
+      "AAMkFar1=": ["reported", "unknown_event", T(24 * 300 + 9)],
+    });
+    const [rec] = await db.select().from(eventReconciliations).where(eq(eventReconciliations.calendarEventId, movedOut.eventId));
+    expect(rec).toMatchObject({ state: "moved_externally", providerStart: at(24 * 100 + 9) });
+    expect(await runMicrosoftExport(cancelled.exportId)).toMatchObject({ ok: true });
+    expect(fake.liveEvents(setup.mcal).some((e) => e.id === cancelled.remoteId)).toBe(false);
+
+    // Once: checked again, nothing new.
+    expect(await checkLinkDrift(setup.link.id, { force: true })).toMatchObject({ status: "ok", orphans: 0, reconciled: 0 });
+    expect(await webhooks(setup.workspace.id, "calendar.orphan_found")).toHaveLength(2);
+  });
 });

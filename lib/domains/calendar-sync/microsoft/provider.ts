@@ -14,6 +14,12 @@ const PROPERTY_SET = "{5d1e7a3c-8b2f-4c6e-9a41-3f0b6c2d7e19}";
 export const EVENT_PROPERTY_ID = `String ${PROPERTY_SET} Name agentdraft_event_id`;
 export const HOLD_PROPERTY_ID = `String ${PROPERTY_SET} Name agentdraft_hold_id`;
 
+/** The single-value extended properties of an exported copy: the event and hold it stands for. */
+const exportProperties = (event: { id: string; holdId: string | null }) => [
+  { id: EVENT_PROPERTY_ID, value: event.id },
+  { id: HOLD_PROPERTY_ID, value: event.holdId ?? "" },
+];
+
 /** calendarView needs a window: from a week back to 400 days ahead; a full resync moves it on once under 300 days remain. */
 const WINDOW_BACK_DAYS = 7;
 const WINDOW_AHEAD_DAYS = 400;
@@ -183,6 +189,34 @@ export const microsoftProvider: CalendarProvider = {
     }
     return { items, complete: true };
   },
+  /**
+   * The calendar's events (not calendarView: no window) that carry our event tag at all (Graph
+   * filters a string property's value with ne, so `ne null` is "has the tag"), tag expanded. Graph
+   * lists a recurring series once, as its master; one ended before `after` is skipped here.
+   */
+  async listTagged(connection, link, after, maxEvents) {
+    const zone = await mailboxZone(connection);
+    const items: ListedEvent[] = [];
+    let next: string | undefined = `/me/calendars/${encodeURIComponent(link.googleCalendarId)}/events?${new URLSearchParams({
+      $filter: `singleValueExtendedProperties/Any(ep: ep/id eq '${quote(EVENT_PROPERTY_ID)}' and ep/value ne null)`,
+      $select: "id,start,end,isAllDay,isCancelled,showAs,type,attendees,organizer,responseStatus,lastModifiedDateTime,originalStartTimeZone",
+      $expand: `singleValueExtendedProperties($filter=id eq '${quote(EVENT_PROPERTY_ID)}')`,
+      $top: "100",
+    })}`;
+    while (next) {
+      const page: Page<GraphEvent & { singleValueExtendedProperties?: { id: string; value: string }[] }> = await graph(connection, next, { headers: { prefer: 'outlook.timezone="UTC"' } });
+      for (const ev of page.value ?? []) {
+        if (!ev.id) continue;
+        const version = graphRemoteVersion(ev, zone);
+        if (version.end && version.end <= after) continue;
+        if (items.length >= maxEvents) return { items, complete: false };
+        const tag = ev.singleValueExtendedProperties?.find((p) => p.id.toLowerCase() === EVENT_PROPERTY_ID.toLowerCase())?.value ?? null;
+        items.push({ id: ev.id, exportTag: tag, version });
+      }
+      next = page["@odata.nextLink"];
+    }
+    return { items, complete: true };
+  },
   async getEvent(connection, link, remoteId) {
     const zone = await mailboxZone(connection);
     try {
@@ -247,10 +281,7 @@ export const microsoftProvider: CalendarProvider = {
             start: { dateTime: event.startTime.toISOString().replace(/Z$/, ""), timeZone: "UTC" },
             end: { dateTime: event.endTime.toISOString().replace(/Z$/, ""), timeZone: "UTC" },
             showAs: "busy",
-            singleValueExtendedProperties: [
-              { id: EVENT_PROPERTY_ID, value: event.id },
-              { id: HOLD_PROPERTY_ID, value: event.holdId ?? "" },
-            ],
+            singleValueExtendedProperties: exportProperties(event),
           },
         });
         return { ok: true, detail: "updated", remoteEventId: row.googleEventId };
@@ -269,10 +300,7 @@ export const microsoftProvider: CalendarProvider = {
         showAs: "busy",
         isReminderOn: false,
         transactionId: transactionIdFor(event.id),
-        singleValueExtendedProperties: [
-          { id: EVENT_PROPERTY_ID, value: event.id },
-          { id: HOLD_PROPERTY_ID, value: event.holdId ?? "" },
-        ],
+        singleValueExtendedProperties: exportProperties(event),
       },
     });
     return { ok: true, detail: "inserted", remoteEventId: created.id };
