@@ -44,7 +44,7 @@ export async function listGroups(actor: ScimActor, params: ListParams, base: str
   const where = and(eq(scimGroups.workspaceId, actor.workspaceId), ...params.terms.map(groupCondition));
   const q = await queryable();
   const [{ total }] = (await q.select({ total: sql<number>`count(*)::int` }).from(scimGroups).where(where)) as [{ total: number }];
-  const rows = params.count === 0 ? [] : await q.select().from(scimGroups).where(where).orderBy(asc(scimGroups.createdAt), asc(scimGroups.id)).offset(params.startIndex - 1).limit(params.count);
+  const rows = params.count === 0 ? [] : await q.select().from(scimGroups).where(where).orderBy(asc(scimGroups.createdAt), asc(scimGroups.id)).limit(params.count).offset(params.startIndex - 1);
   const members = params.excludeMembers ? null : await membersOf(q, rows.map((r) => r.id));
   return listResponse(rows.map((r) => serializeGroup(r, members ? (members.get(r.id) ?? []) : null, base)), total, params.startIndex);
 }

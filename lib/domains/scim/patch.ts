@@ -10,6 +10,7 @@ export type PatchOp = { op: "add" | "replace" | "remove"; path: string | null; v
 
 export const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 export const MAX_OPERATIONS = 100;
+const OPS: PatchOp["op"][] = ["add", "replace", "remove"];
 /** Attribute paths of the core schemas may carry their URN (`urn:…:core:2.0:User:userName`). */
 export const CORE_URN = /^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i;
 /** An attribute path we may not store but understand the shape of: `title`, `emails[type eq "work"].value`, an extension's attribute. */
@@ -31,8 +32,8 @@ export function parsePatch(body: unknown): PatchOp[] {
     throw scimError(400, "invalidSyntax", `A PATCH body is {"schemas": ["${PATCH_SCHEMA}"], "Operations": [{"op": "add" | "replace" | "remove", "path": …, "value": …}]}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.`);
   }
   return parsed.data.Operations.map((o) => {
-    const op = o.op.toLowerCase();
-    if (op !== "add" && op !== "replace" && op !== "remove") throw scimError(400, "invalidSyntax", `Unknown PATCH op "${o.op}": use add, replace or remove.`);
+    const op = o.op.toLowerCase() as PatchOp["op"];
+    if (!OPS.includes(op)) throw scimError(400, "invalidSyntax", `Unknown PATCH op "${o.op}": use add, replace or remove.`);
     const path = o.path?.trim() ? o.path.trim().replace(CORE_URN, "") : null;
     if (path !== null && !PATH_SHAPE.test(path)) throw scimError(400, "invalidPath", `"${o.path}" is not an attribute path.`);
     if (op === "remove" && path === null) throw scimError(400, "noTarget", "A remove operation needs a path.");

@@ -18,6 +18,7 @@ import { decideApproval } from "../approvals/decide-approval";
 import { openLiveChannel } from "../events/live-channel";
 import { membershipsOfUser } from "../members";
 import { createScimToken, revokeScimToken } from "./tokens";
+import { runCli } from "../../../cli/main";
 
 // Heartbeats a minute apart: a live stream that ends within the test's wait ended because its member went.
 setTestEnv({ EVENTS_HEARTBEAT_SECONDS: "60", EVENTS_POLL_INTERVAL_MS: "200", EVENTS_STREAM_MAX_SECONDS: "120" });
@@ -73,6 +74,21 @@ describe("the SCIM token", () => {
     expect(revoked.status).toBe(401);
     expect(revoked.json.detail).toMatch(/revoked/);
     expect(await auditActions(workspace.id)).toEqual(expect.arrayContaining(["scim_token.created", "scim_token.revoked"]));
+  });
+
+  it("is created (printed once) and revoked by the operator CLI; a sixth live one is refused", async () => {
+    const { workspace } = await newWorkspace();
+    const out: string[] = [];
+    const sink = { write: (text: string) => out.push(text) };
+    expect(await runCli(["scim-token", "create", "--workspace", workspace.id, "--name", "Okta", "--json"], sink, sink)).toBe(0);
+    const created = JSON.parse(out.join(""));
+    expect(created).toMatchObject({ object: "scim_token", name: "Okta", token: expect.stringMatching(/^ad_scim_[A-Za-z0-9_-]{43}$/) });
+    expect((await api("/scim/v2/Users", { key: created.token })).status).toBe(200);
+    out.length = 0;
+    expect(await runCli(["scim-token", "revoke", "--workspace", workspace.id, "--id", created.id, "--json"], sink, sink)).toBe(0);
+    expect((await api("/scim/v2/Users", { key: created.token })).status).toBe(401);
+    for (let i = 0; i < 5; i++) await createScimToken(operatorActor(workspace.id), {});
+    await expect(createScimToken(operatorActor(workspace.id), {})).rejects.toMatchObject({ status: 409 });
   });
 
   it("reaches only its own workspace", async () => {
@@ -397,6 +413,5 @@ describe("deprovisioning", () => {
     expect(await memberOf(owner.member.id)).toBeDefined();
     const db = await getDb();
     expect(await db.select().from(sessions).where(eq(sessions.userId, owner.user.id))).toHaveLength(1);
-    void workspace;
   });
 });

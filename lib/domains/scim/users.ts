@@ -18,8 +18,8 @@ const notFoundUser = (id: string) => scimError(404, null, `No User with id ${id}
 
 /**
  * POST /Users: provisions a person. Active, they become a member of the workspace: a member who
- * already has this email (invited before SSO) is taken over rather than duplicated; a new one
- * starts as viewer (or the role their groups give). A second User with the same userName, or the
+ * already has this email (invited before SSO) is taken over, role included, rather than
+ * duplicated; a new one starts as viewer (groups may raise it later). A second User with the same userName, or the
  * email of a member another User already is, is 409 uniqueness, also when two creates race (the
  * database's unique indexes decide).
  */
@@ -65,7 +65,7 @@ export async function listUsers(actor: ScimActor, params: ListParams, base: stri
   const where = and(eq(scimUsers.workspaceId, actor.workspaceId), ...params.terms.map(userCondition));
   const q = await queryable();
   const [{ total }] = (await q.select({ total: sql<number>`count(*)::int` }).from(scimUsers).where(where)) as [{ total: number }];
-  const rows = params.count === 0 ? [] : await q.select().from(scimUsers).where(where).orderBy(asc(scimUsers.createdAt), asc(scimUsers.id)).offset(params.startIndex - 1).limit(params.count);
+  const rows = params.count === 0 ? [] : await q.select().from(scimUsers).where(where).orderBy(asc(scimUsers.createdAt), asc(scimUsers.id)).limit(params.count).offset(params.startIndex - 1);
   const groups = await groupsOf(q, rows.map((r) => r.id));
   return listResponse(rows.map((r) => serializeUser(r, groups.get(r.id) ?? [], base)), total, params.startIndex);
 }
