@@ -39,7 +39,7 @@ export function scimRoute(handle: Handle) {
       return new Response(JSON.stringify(out.body), { status: out.status, headers });
     } catch (err) {
       const { status, body, headers: extra } = toScimError(err, requestId);
-      const auth = status === 401 ? { "www-authenticate": 'Bearer realm="scim"' } : {};
+      const auth: Record<string, string> = status === 401 ? { "www-authenticate": 'Bearer realm="scim"' } : {};
       return new Response(JSON.stringify(body), { status, headers: { ...headers, ...extra, ...auth } });
     }
   };
