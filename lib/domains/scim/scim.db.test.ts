@@ -266,6 +266,35 @@ describe("Entra ID's requests", () => {
   });
 });
 
+describe("roles from groups", () => {
+  it("decide once the workspace has a role group, and stay as they are when the last one goes; an inactive User activated takes over a member invited meanwhile", async () => {
+    const { workspace, call } = await provider();
+    const group = await call("POST", "/Groups", { displayName: "agentdraft-approver" });
+    const admin = await newMember(workspace.id, "admin", address("adm"));
+    const created = await call("POST", "/Users", { userName: admin.member.email });
+    expect(created.status).toBe(201);
+    expect((await memberOf(admin.member.id))!.role).toBe("viewer"); // taken over, in no role group
+    expect((await call("PATCH", `/Groups/${group.json.id}`, { Operations: [{ op: "add", path: "members", value: [{ value: created.json.id }] }] })).status).toBe(204);
+    expect((await memberOf(admin.member.id))!.role).toBe("approver");
+    expect((await call("DELETE", `/Groups/${group.json.id}`)).status).toBe(204);
+    expect((await memberOf(admin.member.id))!.role).toBe("approver");
+    const ordinary = await call("POST", "/Groups", { displayName: "Engineering", members: [{ value: created.json.id }] });
+    expect(ordinary.status).toBe(201);
+    expect((await memberOf(admin.member.id))!.role).toBe("approver");
+
+    const later = address("later");
+    const inactive = await call("POST", "/Users", { userName: later, active: false });
+    expect(inactive.json.active).toBe(false);
+    const db = await getDb();
+    expect(await db.select().from(members).where(and(eq(members.workspaceId, workspace.id), eq(members.email, later)))).toEqual([]);
+    const invited = await newMember(workspace.id, "approver", later);
+    const on = await call("PATCH", `/Users/${inactive.json.id}`, { Operations: [{ op: "replace", path: "active", value: true }] });
+    expect(on.status).toBe(200);
+    expect((await db.select().from(scimUsers).where(eq(scimUsers.id, inactive.json.id)))[0]!.memberId).toBe(invited.member.id);
+    expect((await memberOf(invited.member.id))!.role).toBe("approver");
+  });
+});
+
 describe("lists and errors", () => {
   it("pages by startIndex and count with totalResults", async () => {
     const { call } = await provider();

@@ -9,7 +9,7 @@ import { scimError } from "./errors";
 import { stringValue, type FilterTerm } from "./filter";
 import type { ListParams } from "./list-params";
 import { parsePatch } from "./patch";
-import { rolesFromGroups } from "./roles";
+import { rolesFromGroups, syncRoles } from "./roles";
 import { listResponse, serializeUser } from "./serialize";
 import type { ScimActor } from "./tokens";
 import { applyUserPatch, attributesOf, memberName, userFromResource, type UserAttributes } from "./user-attributes";
@@ -48,6 +48,7 @@ export async function createUser(actor: ScimActor, body: unknown, base: string) 
     await appendAudit(tx, [
       { actor, action: "scim.user_provisioned", resource: { type: "scim_user", id }, summary: { user_name: attrs.userName, email: attrs.email, active: attrs.active, member_id: memberId, took_over_member: adopted } },
     ]);
+    if (attrs.active) await syncRoles(tx, actor, [id]); // role groups, when the workspace has any, decide (a member taken over included)
     return inserted!;
   });
   return serializeUser(row, [], base);
@@ -138,22 +139,26 @@ async function saveUser(tx: Transaction, actor: ScimActor, current: ScimUserRow,
   if (changed.length === 0) return current;
   if (next.userName.toLowerCase() !== before.userName.toLowerCase()) await assertUserNameFree(tx, actor.workspaceId, next.userName, current.id);
   let userId = current.userId;
+  let memberId = current.memberId;
   let summary: Record<string, unknown> = {};
   if (before.active && !next.active) {
     const ended = await deactivate(tx, current);
     userId = ended.userId;
     summary = deprovisionSummary(ended);
   } else if (!before.active && next.active) {
-    summary = await reactivate(tx, current, next);
+    const restored = await reactivate(tx, current, next);
+    memberId = restored.memberId;
+    summary = restored;
   } else if (next.active && (next.email !== before.email || memberName(next) !== memberName(before))) {
     if (next.email !== before.email) await assertEmailFree(tx, actor.workspaceId, next.email, current.memberId);
     await tx.update(members).set({ email: next.email, name: memberName(next) }).where(eq(members.id, current.memberId));
   }
-  const [saved] = await tx.update(scimUsers).set({ ...next, userId, updatedAt: sql`now()` as unknown as Date }).where(eq(scimUsers.id, current.id)).returning();
+  const [saved] = await tx.update(scimUsers).set({ ...next, userId, memberId, updatedAt: sql`now()` as unknown as Date }).where(eq(scimUsers.id, current.id)).returning();
   const action = before.active === next.active ? "scim.user_updated" : next.active ? "scim.user_reactivated" : "scim.user_deactivated";
   await appendAudit(tx, [
-    { actor, action, resource: { type: "scim_user", id: current.id }, summary: { user_name: next.userName, member_id: current.memberId, changed, ...(next.email !== before.email ? { email: { from: before.email, to: next.email } } : {}), ...summary } },
+    { actor, action, resource: { type: "scim_user", id: current.id }, summary: { user_name: next.userName, member_id: memberId, changed, ...(next.email !== before.email ? { email: { from: before.email, to: next.email } } : {}), ...summary } },
   ]);
+  if (!before.active && next.active) await syncRoles(tx, actor, [current.id]);
   return saved!;
 }
 
@@ -176,15 +181,24 @@ async function deactivate(tx: Transaction, current: ScimUserRow): Promise<Ended>
   return { userId: member.userId, withdrawn, sessionsEnded, role: member.role };
 }
 
-/** Restores the member with the same id, their sign-in identity when it still exists, and the role their groups give (viewer without role groups). */
-async function reactivate(tx: Transaction, current: ScimUserRow, next: UserAttributes): Promise<{ role: MemberRow["role"]; account_restored: boolean }> {
-  await assertEmailFree(tx, current.workspaceId, next.email, current.memberId);
+/**
+ * Restores the member with the same id, their sign-in identity when it still exists, and the role
+ * their groups give (viewer without role groups). A member who meanwhile has this email and is no
+ * other User (invited while this one was inactive) is taken over instead, as at creation.
+ */
+async function reactivate(tx: Transaction, current: ScimUserRow, next: UserAttributes): Promise<{ memberId: string; role: MemberRow["role"]; account_restored: boolean; took_over_member: boolean }> {
+  const [existing] = await tx.select().from(members).where(and(eq(members.workspaceId, current.workspaceId), sql`lower(${members.email}) = ${next.email}`)).for("update");
+  if (existing) {
+    await assertNotProvisioned(tx, existing, current.id);
+    await tx.update(members).set({ name: memberName(next) ?? existing.name }).where(eq(members.id, existing.id));
+    return { memberId: existing.id, role: existing.role, account_restored: false, took_over_member: true };
+  }
   const [account] = current.userId ? await tx.select({ id: users.id }).from(users).where(eq(users.id, current.userId)) : [];
   const [taken] = account ? await tx.select({ id: members.id }).from(members).where(and(eq(members.workspaceId, current.workspaceId), eq(members.userId, account.id))) : [];
   const role = (await rolesFromGroups(tx, current.workspaceId, [current.id]))?.get(current.id) ?? "viewer";
   const restored = Boolean(account && !taken);
   await tx.insert(members).values({ id: current.memberId, workspaceId: current.workspaceId, email: next.email, name: memberName(next), role, userId: restored ? account!.id : null });
-  return { role, account_restored: restored };
+  return { memberId: current.memberId, role, account_restored: restored, took_over_member: false };
 }
 
 async function assertUserNameFree(tx: Transaction, workspaceId: string, userName: string, self: string | null): Promise<void> {
@@ -197,9 +211,9 @@ async function assertEmailFree(tx: Transaction, workspaceId: string, email: stri
   if (other && other.id !== self) throw scimError(409, "uniqueness", `${email} is already the email of another member of this workspace.`);
 }
 
-async function assertNotProvisioned(tx: Transaction, member: MemberRow): Promise<void> {
-  const [other] = await tx.select({ userName: scimUsers.userName }).from(scimUsers).where(and(eq(scimUsers.workspaceId, member.workspaceId), eq(scimUsers.memberId, member.id)));
-  if (other) throw scimError(409, "uniqueness", `${member.email} is already provisioned as the User ${other.userName}.`);
+async function assertNotProvisioned(tx: Transaction, member: MemberRow, self: string | null = null): Promise<void> {
+  const [other] = await tx.select({ id: scimUsers.id, userName: scimUsers.userName }).from(scimUsers).where(and(eq(scimUsers.workspaceId, member.workspaceId), eq(scimUsers.memberId, member.id)));
+  if (other && other.id !== self) throw scimError(409, "uniqueness", `${member.email} is already provisioned as the User ${other.userName}.`);
 }
 
 /** The groups of each SCIM user, for the `groups` attribute. */
