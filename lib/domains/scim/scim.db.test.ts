@@ -295,6 +295,29 @@ describe("roles from groups", () => {
   });
 });
 
+describe("a role group's change", () => {
+  it("withdraws the votes on pending approvals of someone it moves below approver, audited with via scim_groups", async () => {
+    const { workspace, call } = await provider();
+    const created = await call("POST", "/Users", { userName: address("voter") });
+    const memberId = (await (await getDb()).select().from(scimUsers).where(eq(scimUsers.id, created.json.id)))[0]!.memberId;
+    const group = await call("POST", "/Groups", { displayName: "agentdraft-approver", members: [{ value: created.json.id }] });
+    expect((await memberOf(memberId))!.role).toBe("approver");
+    const { row: key } = await newKey(workspace.id);
+    const pending = await createApproval({ type: "key", workspaceId: workspace.id, keyId: key.id, agentId: null }, { summary: "Refund V-1", evidence: { order: "V-1" }, required_approvals: 2 });
+    await decideApproval({ type: "member", workspaceId: workspace.id, memberId }, pending.id, "approve", null);
+
+    expect((await call("PATCH", `/Groups/${group.json.id}`, { Operations: [{ op: "Remove", path: "members", value: [{ value: created.json.id }] }] })).status).toBe(204);
+    expect((await memberOf(memberId))!.role).toBe("viewer");
+    const db = await getDb();
+    expect(await db.select().from(approvalDecisions).where(eq(approvalDecisions.memberId, memberId))).toEqual([]);
+    const changes = await db.select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "member.role_changed"))).orderBy(auditEntries.at, auditEntries.id);
+    expect(changes.map((c) => c.summary)).toEqual([
+      expect.objectContaining({ from: "viewer", to: "approver", via: "scim_groups", votes_withdrawn_from: [] }),
+      expect.objectContaining({ from: "approver", to: "viewer", via: "scim_groups", votes_withdrawn_from: [pending.id] }),
+    ]);
+  });
+});
+
 describe("lists and errors", () => {
   it("pages by startIndex and count with totalResults", async () => {
     const { call } = await provider();
