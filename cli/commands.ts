@@ -16,6 +16,7 @@ import { createKey } from "../lib/domains/api-keys/create-key";
 import { keyWorkspace, revokeKey } from "../lib/domains/api-keys/revoke-key";
 import { serializeApiKey } from "../lib/domains/api-keys/serialize";
 import type { CreateKeyInput } from "../lib/domains/api-keys/schemas";
+import { createScimToken, revokeScimToken, serializeScimToken } from "../lib/domains/scim/tokens";
 import { UsageError } from "./errors";
 import { loadtestCommand } from "./loadtest-command";
 import { smtpCommand } from "./smtp-command";
@@ -178,6 +179,30 @@ export const COMMANDS: Record<string, Command> = {
       const id = required(flags, "id", COMMANDS["key revoke"]!.usage);
       const row = await revokeKey(operatorActor(await keyWorkspace(id)), id);
       return { json: serializeApiKey(row), human: [`Revoked API key ${row.id} at ${row.revokedAt?.toISOString()}.`] };
+    },
+  },
+  "scim-token create": {
+    usage: "agentdraft scim-token create --workspace WORKSPACE_ID [--name NAME]",
+    summary: "Create a SCIM token for the workspace's identity provider (docs/scim.md). Printed once; only its hash is stored.",
+    flags: { workspace: "string", name: "string" },
+    run: async (flags) => {
+      const ws = await getWorkspace(required(flags, "workspace", COMMANDS["scim-token create"]!.usage));
+      const { row, token } = await createScimToken(operatorActor(ws.id), { name: typeof flags.name === "string" ? flags.name : undefined });
+      return {
+        json: { ...serializeScimToken(row), token },
+        human: [`Created SCIM token ${row.id} for ${ws.id}. Give your identity provider the base URL https://<your host>/scim/v2 and:`, "", `  ${token}`, "", "Store it now: it is shown only this once."],
+      };
+    },
+  },
+  "scim-token revoke": {
+    usage: "agentdraft scim-token revoke --workspace WORKSPACE_ID --id SCIM_TOKEN_ID",
+    summary: "Revoke a SCIM token; the identity provider's requests with it get 401 from then on.",
+    flags: { workspace: "string", id: "string" },
+    run: async (flags) => {
+      const usage = COMMANDS["scim-token revoke"]!.usage;
+      const ws = await getWorkspace(required(flags, "workspace", usage));
+      const row = await revokeScimToken(operatorActor(ws.id), required(flags, "id", usage));
+      return { json: serializeScimToken(row), human: [`Revoked SCIM token ${row.id} at ${row.revokedAt?.toISOString()}.`] };
     },
   },
   "member invite": {

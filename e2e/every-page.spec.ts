@@ -160,6 +160,12 @@ test("first run, and a workspace with one of everything", async ({ request }) =>
   await page.getByText("You are invited to Every Page Ops").click();
   const text = await page.getByTestId("mail-body").first().textContent();
   ids.invite = /\/invite\/([A-Za-z0-9_-]+)/.exec(text ?? "")![1]!;
+
+  // A SCIM token, shown once, so the SCIM page has its table.
+  await page.goto("/settings/scim");
+  await page.getByLabel("Name (optional)").fill("Okta");
+  await page.getByRole("button", { name: "Create SCIM token" }).click();
+  await expect(page.getByTestId("new-scim-token")).toContainText("ad_scim_");
 });
 
 test("every page of the web app, signed in as the owner", async () => {
@@ -189,6 +195,7 @@ test("every page of the web app, signed in as the owner", async () => {
     ["/domains", "/domains"],
     ["/captured", "/captured"],
     ["/settings", "/settings"],
+    ["/settings/scim", "/settings/scim"],
     ["/channels", "/channels"],
     ["/handoffs", "/handoffs"],
     ["/traces", "/traces"],

@@ -46,3 +46,7 @@ export * from "./mail-domains";
 export * from "./event-reconciliations";
 export * from "./calendar-orphans";
 export * from "./drafts";
+export * from "./scim-tokens";
+export * from "./scim-users";
+export * from "./scim-groups";
+export * from "./scim-group-members";

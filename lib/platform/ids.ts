@@ -43,6 +43,9 @@ export const ID_PREFIXES = {
   oauthClient: "oac",
   draft: "drf",
   calendarOrphan: "corph",
+  scimToken: "scimtok",
+  scimUser: "scimu",
+  scimGroup: "scimg",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { requireMember } from "@/lib/domains/auth/current-member";
 import { isRecentlyAuthenticated, listPasskeys } from "@/lib/domains/passkeys/passkeys";
 import { currentSessionToken } from "@/lib/domains/auth/session-token";
 import { AddPasskey, ConfirmWithPasskey } from "../../_passkeys/passkey-button";
 import { ActionForm } from "../_components/action-form";
 import { hasRole } from "@/lib/domains/members/roles";
-import { Badge, Card, Field, PageHeader, Table, dangerButtonClass, inputClass, secondaryButtonClass } from "../_components/ui";
+import { Badge, Card, Field, PageHeader, Table, dangerButtonClass, focusRing, inputClass, secondaryButtonClass } from "../_components/ui";
 import { Time } from "../_components/time";
 import { proveEmailAction, removePasskeyAction, renameWorkspaceAction, requestEmailProofAction, signOutEverywhereAction } from "./actions";
 import { isEmailProven } from "@/lib/domains/members/email-proof";
@@ -56,6 +57,16 @@ export default async function SettingsPage() {
       <PreemptFloorCard member={member} workspace={workspace} />
       <ApprovalLimitsCard member={member} workspace={workspace} />
       <TaintSettingsCard member={member} workspace={workspace} />
+      {hasRole(member.role, "admin") ? (
+        <Card title="SCIM provisioning" id="scim">
+          <p className="text-sm text-slate-700">
+            Let Okta or Microsoft Entra ID add and remove this workspace&apos;s people, and set their roles by group.{" "}
+            <Link href="/settings/scim" className={`font-medium text-indigo-700 underline ${focusRing}`}>
+              Manage SCIM tokens
+            </Link>
+          </p>
+        </Card>
+      ) : null}
       <TimeZoneCard />
       <Card title="Your account" id="account">
         <dl className="grid gap-3 text-sm sm:grid-cols-3">

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { transaction } from "../../../db/transaction";
+import type { Transaction } from "../../../db/client";
 import { members, sessions, type MemberRow } from "../../../db/schema";
 import { AppError, notFound } from "../../platform/errors";
 import { appendAudit } from "../../platform/audit/append-audit";
@@ -29,14 +30,29 @@ export async function removeMember(by: MemberRow, input: z.input<typeof removeMe
       assertRole(by.role, "owner", "remove an owner");
       await assertAnotherOwner(tx, target);
     }
-    const withdrawn = await withdrawPendingVotes(tx, target.id);
-    await tx.delete(members).where(eq(members.id, target.id));
-    if (target.userId) {
-      const [other] = await tx.select({ id: members.id }).from(members).where(eq(members.userId, target.userId)).limit(1);
-      if (!other) await tx.delete(sessions).where(eq(sessions.userId, target.userId));
-    }
+    const { withdrawn } = await endMembership(tx, target);
     await appendAudit(tx, [
       { actor: memberActor(by), action: "member.removed", resource: { type: "member", id: target.id }, summary: { email: target.email, role: target.role, votes_withdrawn_from: withdrawn } },
     ]);
   });
+}
+
+/**
+ * Ends a membership inside the caller's transaction (the target row locked by the caller):
+ * withdraws the member's votes on pending approvals, deletes the row (their live streams end
+ * with it: event_stream_slots cascade) and, when it was the person's last workspace, their
+ * sessions. Decisions on resolved approvals and the audit trail keep the member's id.
+ */
+export async function endMembership(tx: Transaction, target: MemberRow): Promise<{ withdrawn: string[]; sessionsEnded: boolean }> {
+  const withdrawn = await withdrawPendingVotes(tx, target.id);
+  await tx.delete(members).where(eq(members.id, target.id));
+  let sessionsEnded = false;
+  if (target.userId) {
+    const [other] = await tx.select({ id: members.id }).from(members).where(eq(members.userId, target.userId)).limit(1);
+    if (!other) {
+      await tx.delete(sessions).where(eq(sessions.userId, target.userId));
+      sessionsEnded = true;
+    }
+  }
+  return { withdrawn, sessionsEnded };
 }
