@@ -7,6 +7,8 @@ import { setTestEnv } from "../test/helpers/env";
 import { getDb } from "../db/client";
 import { approvals } from "../db/schema";
 import { decideApproval } from "../lib/domains/approvals/decide-approval";
+import { createPolicy } from "../lib/domains/approvals/policies";
+import { operatorActor } from "../lib/platform/actor";
 
 // Stream connections end after 2 s, so the Python events() iterator must resume with Last-Event-ID.
 setTestEnv({
@@ -38,6 +40,8 @@ describe("the Python SDK (sdk-python/) against the running API", () => {
     const writer = await newAgent(workspace.id, "writer");
     const key = async (agentId?: string) => (await newKey(workspace.id, agentId ? { agent_id: agentId } : {})).key;
     const approver = await newMember(workspace.id, "approver");
+    // Leases on gated:* need a person's approval (the Python with_policy_approval test).
+    await createPolicy(operatorActor(workspace.id), { name: "Gated leases", action_class: "lease.acquire", resource: "gated:*" });
 
     // A person decides whatever the agents ask, as soon as it is pending: "[deny]" in the summary is denied.
     const db = await getDb();

@@ -152,6 +152,56 @@ class Calls(unittest.TestCase):
 
 
 @live
+class MailAndWebhooks(unittest.TestCase):
+    def test_inbox_drafts_and_a_message_between_inboxes(self):
+        agent = client()
+        sender = agent.create_inbox({"username": f"py-out-{uuid.uuid4().hex[:8]}"})
+        receiver = agent.create_inbox({"username": f"py-in-{uuid.uuid4().hex[:8]}"})
+        self.assertEqual(agent.get_inbox(sender["id"])["id"], sender["id"])
+        draft = agent.create_draft(sender["id"], {"to": [receiver["address"]], "subject": "Draft", "text": "first"})
+        self.assertEqual(agent.update_draft(draft["id"], {"text": "second"})["text"], "second")
+        self.assertIn(draft["id"], [d["id"] for d in agent.iter_drafts(sender["id"])])
+        agent.discard_draft(draft["id"])
+        with self.assertRaises(AgentDraftError) as caught:
+            agent.get_draft(draft["id"])
+        self.assertEqual(caught.exception.status, 404)
+
+        sent = agent.send_message(sender["id"], {"to": [receiver["address"]], "subject": "Staging at 15:00?", "text": "Can we have the cluster at 15:00?"})
+        self.assertEqual(sent["object"], "message")
+        deadline = time.monotonic() + 15
+        received = []
+        while not received and time.monotonic() < deadline:
+            received = [m for m in agent.iter_messages(receiver["id"]) if m["subject"] == "Staging at 15:00?"]
+            time.sleep(0.2)
+        self.assertEqual(len(received), 1)
+        message = agent.get_message(received[0]["id"])
+        self.assertIn("15:00", message["text"])
+        source = agent.download_message_source(message["id"])
+        self.assertIsInstance(source, bytes)
+        self.assertIn(b"Subject: Staging at 15:00?", source)
+        with agent.claim(message["id"], ttl_seconds=30, worker="triage-1") as claim:
+            self.assertEqual(claim["object"], "message_claim")
+            with self.assertRaises(AgentDraftError) as caught:
+                agent.claim_message(message["id"], {"ttl_seconds": 30, "worker": "triage-2"})
+            self.assertEqual(caught.exception.code, "message_claimed")
+        with self.assertRaises(AgentDraftError) as caught:
+            agent.claim_message(message["id"], {"ttl_seconds": 30})
+        self.assertEqual(caught.exception.code, "message_completed")
+
+    def test_webhook_endpoints_admin(self):
+        admin = client("AGENTDRAFT_TEST_ADMIN_KEY")
+        created = admin.create_webhook_endpoint({"url": "https://hooks.example.test/py", "event_types": ["hold.created"]})
+        self.assertRegex(created["secret"], r"^whsec_")
+        self.assertNotIn("secret", admin.get_webhook_endpoint(created["id"]))
+        self.assertFalse(admin.update_webhook_endpoint(created["id"], {"enabled": False})["enabled"])
+        rotated = admin.rotate_webhook_endpoint_secret(created["id"])
+        self.assertNotEqual(rotated["secret"], created["secret"])
+        self.assertEqual(admin.list_webhook_deliveries(created["id"])["data"], [])
+        self.assertIn(created["id"], [e["id"] for e in admin.iter_webhook_endpoints()])
+        self.assertEqual(admin.delete_webhook_endpoint(created["id"])["deleted"], True)
+
+
+@live
 class Approvals(unittest.TestCase):
     def test_wait_for_approval_long_polls_until_a_person_decides(self):
         agent = client()
@@ -174,6 +224,25 @@ class Approvals(unittest.TestCase):
             agent.with_approval({"summary": "Refund order 9000 [deny]", "evidence": {}, "action": {**action, "order": 9000}}, lambda a: runs.append(a), timeout=30)
         self.assertEqual(denied.exception.approval["status"], "denied")
         self.assertEqual(len(runs), 1)
+
+    def test_with_policy_approval_waits_for_the_approval_the_server_opened_then_acts_once(self):
+        agent = client()
+        resource = f"gated:py-{uuid.uuid4().hex[:8]}"
+        asked, calls = [], []
+
+        def acquire(headers):
+            calls.append(dict(headers))
+            return agent.acquire_lease({"resource": resource, "ttl_seconds": 60, "priority": 40}, headers=headers)
+
+        lease = agent.with_policy_approval(acquire, timeout=30, on_approval_required=asked.append)
+        self.assertEqual((lease["object"], lease["resource"]), ("lease", resource))
+        self.assertEqual(len(asked), 1)
+        self.assertEqual(calls, [{}, {"AgentDraft-Approval-Id": asked[0]}])
+        spent = agent.get_approval(asked[0])
+        self.assertEqual((spent["status"], spent["consumed"]), ("approved", True))
+        # A call no policy gates is made once, as is.
+        free = agent.with_policy_approval(lambda h: agent.acquire_lease({"resource": f"free:{uuid.uuid4().hex[:8]}", "ttl_seconds": 60}, headers=h))
+        self.assertEqual(free["object"], "lease")
 
     def test_the_receipt_verifies_against_the_workspace_keys_and_binds_the_action(self):
         agent = client()
