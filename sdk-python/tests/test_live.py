@@ -159,12 +159,10 @@ class MailAndWebhooks(unittest.TestCase):
         receiver = agent.create_inbox({"username": f"py-in-{uuid.uuid4().hex[:8]}"})
         self.assertEqual(agent.get_inbox(sender["id"])["id"], sender["id"])
         draft = agent.create_draft(sender["id"], {"to": [receiver["address"]], "subject": "Draft", "text": "first"})
-        self.assertEqual(agent.update_draft(draft["id"], {"text": "second"})["text"], "second")
+        self.assertEqual(agent.update_draft(draft["id"], {"text": "second", "version": draft["version"]})["text"], "second")
         self.assertIn(draft["id"], [d["id"] for d in agent.iter_drafts(sender["id"])])
-        agent.discard_draft(draft["id"])
-        with self.assertRaises(AgentDraftError) as caught:
-            agent.get_draft(draft["id"])
-        self.assertEqual(caught.exception.status, 404)
+        self.assertEqual(agent.discard_draft(draft["id"])["status"], "discarded")
+        self.assertEqual(agent.get_draft(draft["id"])["status"], "discarded")
 
         sent = agent.send_message(sender["id"], {"to": [receiver["address"]], "subject": "Staging at 15:00?", "text": "Can we have the cluster at 15:00?"})
         self.assertEqual(sent["object"], "message")
@@ -224,25 +222,6 @@ class Approvals(unittest.TestCase):
             agent.with_approval({"summary": "Refund order 9000 [deny]", "evidence": {}, "action": {**action, "order": 9000}}, lambda a: runs.append(a), timeout=30)
         self.assertEqual(denied.exception.approval["status"], "denied")
         self.assertEqual(len(runs), 1)
-
-    def test_with_policy_approval_waits_for_the_approval_the_server_opened_then_acts_once(self):
-        agent = client()
-        resource = f"gated:py-{uuid.uuid4().hex[:8]}"
-        asked, calls = [], []
-
-        def acquire(headers):
-            calls.append(dict(headers))
-            return agent.acquire_lease({"resource": resource, "ttl_seconds": 60, "priority": 40}, headers=headers)
-
-        lease = agent.with_policy_approval(acquire, timeout=30, on_approval_required=asked.append)
-        self.assertEqual((lease["object"], lease["resource"]), ("lease", resource))
-        self.assertEqual(len(asked), 1)
-        self.assertEqual(calls, [{}, {"AgentDraft-Approval-Id": asked[0]}])
-        spent = agent.get_approval(asked[0])
-        self.assertEqual((spent["status"], spent["consumed"]), ("approved", True))
-        # A call no policy gates is made once, as is.
-        free = agent.with_policy_approval(lambda h: agent.acquire_lease({"resource": f"free:{uuid.uuid4().hex[:8]}", "ttl_seconds": 60}, headers=h))
-        self.assertEqual(free["object"], "lease")
 
     def test_the_receipt_verifies_against_the_workspace_keys_and_binds_the_action(self):
         agent = client()
@@ -344,9 +323,9 @@ class Handoffs(unittest.TestCase):
         self.assertEqual(seen, [sent["id"]])
         done = planner.get_handoff(sent["id"])
         self.assertEqual((done["status"], done["attempt"], done["result"]), ("completed", 1, {"draft": "Launch is on."}))
-        timeline = [i["data"]["action"] for i in planner.get_trace(sent["trace_id"])["timeline"]]
+        timeline = [i["data"].get("action") for i in planner.get_trace(sent["trace_id"])["timeline"]]
         self.assertTrue({"handoff.created", "handoff.claimed", "handoff.completed"} <= set(timeline))
-        self.assertIn("agent.drafted", [i["data"]["action"] for i in writer.get_trace(sent["trace_id"])["timeline"]])
+        self.assertIn("agent.drafted", [i["data"].get("action") for i in writer.get_trace(sent["trace_id"])["timeline"]])
 
     def test_a_raise_retries_a_permanent_failure_is_dead_nothing_pending_is_none(self):
         planner, writer = client("AGENTDRAFT_TEST_PLANNER_KEY"), client("AGENTDRAFT_TEST_WRITER_KEY")

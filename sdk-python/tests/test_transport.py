@@ -6,7 +6,7 @@ import time
 import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from agentdraft import AgentDraft, AgentDraftError, api_base_url
+from agentdraft import AgentDraft, AgentDraftError, ApprovalNotGrantedError, api_base_url
 from agentdraft._base import retry_delay
 from agentdraft.events import sse_blocks
 
@@ -25,7 +25,7 @@ class Scripted:
 
             def answer(self):
                 length = int(self.headers.get("content-length") or 0)
-                scripted.requests.append({"method": self.command, "path": self.path, "headers": dict(self.headers), "body": self.rfile.read(length), "at": time.monotonic()})
+                scripted.requests.append({"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": self.rfile.read(length), "at": time.monotonic()})
                 status, headers, body = scripted.answers.pop(0)
                 data = json.dumps(body).encode() if body is not None else b""
                 self.send_response(status)
@@ -115,6 +115,36 @@ class Retries(unittest.TestCase):
         self.assertEqual(server.requests[1]["path"], "/api/v1/holds?limit=2&starting_after=hold_2")
         client.get_hold("a/b c")
         self.assertEqual(server.requests[2]["path"], "/api/v1/holds/a%2Fb%20c")
+
+
+class PolicyApproval(unittest.TestCase):
+    def test_waits_for_the_approval_the_server_opened_then_calls_once_more_with_its_id(self):
+        lease = {"object": "lease", "id": "lse_1", "resource": "deploy:prod"}
+        server = Scripted([
+            (403, {}, problem(403, "approval_required", approval={"id": "appr_1"})),
+            (200, {}, {"object": "approval", "id": "appr_1", "status": "approved"}),
+            (201, {}, lease),
+        ])
+        self.addCleanup(server.close)
+        client = AgentDraft("ad_test_x", server.url)
+        asked = []
+        got = client.with_policy_approval(lambda h: client.acquire_lease({"resource": "deploy:prod", "ttl_seconds": 60}, headers=h), on_approval_required=asked.append)
+        self.assertEqual((got, asked), (lease, ["appr_1"]))
+        self.assertEqual([r["path"] for r in server.requests], ["/api/v1/leases", "/api/v1/approvals/appr_1?wait=30", "/api/v1/leases"])
+        self.assertNotIn("agentdraft-approval-id", server.requests[0]["headers"])
+        self.assertEqual(server.requests[2]["headers"]["agentdraft-approval-id"], "appr_1")
+
+    def test_a_denial_raises_and_the_call_is_not_repeated(self):
+        server = Scripted([
+            (403, {}, problem(403, "approval_required", approval={"id": "appr_2"})),
+            (200, {}, {"object": "approval", "id": "appr_2", "status": "denied"}),
+        ])
+        self.addCleanup(server.close)
+        client = AgentDraft("ad_test_x", server.url)
+        with self.assertRaises(ApprovalNotGrantedError) as caught:
+            client.with_policy_approval(lambda h: client.acquire_lease({"resource": "deploy:db", "ttl_seconds": 60}, headers=h))
+        self.assertEqual(caught.exception.approval["status"], "denied")
+        self.assertEqual(len(server.requests), 2)
 
 
 class Helpers(unittest.TestCase):
