@@ -140,12 +140,12 @@ class Calls(unittest.TestCase):
     def test_leases_and_fencing(self):
         agent = client()
         resource = f"deploy:py-{uuid.uuid4().hex[:8]}"
-        with agent.lease(resource, ttl_seconds=2, priority=50) as held:
+        with agent.lease(resource, ttl_seconds=3, priority=50) as held:
             self.assertTrue(held.lease["fencing_token"])
             with self.assertRaises(AgentDraftError) as caught:
                 client("AGENTDRAFT_TEST_WRITER_KEY").acquire_lease({"resource": resource, "ttl_seconds": 30, "priority": 50})
             self.assertEqual(caught.exception.code, "lease_conflict")
-            time.sleep(2.5)  # past the TTL: only the renewals keep it
+            time.sleep(3.5)  # past the TTL: only the renewals (every second) keep it
             self.assertFalse(held.lost.is_set())
             self.assertEqual(agent.get_lease(held.lease["id"])["status"], "active")
         self.assertNotEqual(agent.get_lease(held.lease["id"])["status"], "active")
