@@ -21,6 +21,7 @@ export const DOCS_PAGES: DocsPage[] = [
   { route: "/docs/api", title: "API reference", about: "every operation of `/api/v1`, built from the OpenAPI document" },
   { route: "/docs/errors", title: "Error codes", about: "every problem `code`, what it means and what to do" },
   { route: "/docs/api-guide", title: "API guide", file: "api-guide.md", about: "keys, errors, idempotency, pagination, rate limits; the TypeScript client and MCP" },
+  { route: "/docs/python", title: "Python SDK", file: "python-sdk.md", about: "the generated Python client (standard library only): calls, approvals, handoffs, events, webhook and receipt verification" },
   { route: "/docs/holds", title: "Calendars and holds", file: "holds.md", about: "the conflict engine: holds, preemption, one round trip per operation" },
   { route: "/docs/coordination", title: "Coordination", file: "coordination.md", about: "holds that wait for an approval, priority ceilings, leases, message claims" },
   { route: "/docs/approvals", title: "Approvals", file: "approvals.md", about: "human in the loop: quorum, policies, receipts, taint, spending an approval once" },
