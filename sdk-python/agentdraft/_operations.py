@@ -8,7 +8,7 @@ from typing import Any, AsyncIterator, Iterator, Mapping, Optional, Union, List,
 from ._base import _AsyncBase, _SyncBase, _paginate, _path
 from .models import *  # noqa: F401,F403
 
-OPERATION_COUNT = 85
+OPERATION_COUNT = 87
 
 
 class Operations(_SyncBase):
@@ -173,6 +173,26 @@ class Operations(_SyncBase):
         DELETE /v1/events/{id}
         """
         return self._request("DELETE", f"/v1/events/{_path(id)}", headers=headers)
+
+    def list_calendar_orphans(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, calendar_id: Optional[str] = None, status: Optional[Literal["open", "resolved", "all"]] = None, headers: Optional[Mapping[str, str]] = None) -> "ListCalendarOrphansResponse":
+        """List orphans in linked calendars, newest first
+
+        Orphans are events in a linked Google or Outlook calendar tagged as AgentDraft's that AgentDraft
+        does not stand behind (a second copy, a tag naming no event exported there, a copy whose removal
+        failed), found by the daily drift check and reported once (webhook calendar.orphan_found).
+        status=open (default) lists those waiting for a person; a member dismisses one in the web app.
+        calendar_id narrows to one calendar.
+
+        GET /v1/calendar-orphans
+        """
+        return self._request("GET", f"/v1/calendar-orphans", query={"limit": limit, "starting_after": starting_after, "calendar_id": calendar_id, "status": status}, headers=headers)
+
+    def iter_calendar_orphans(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, calendar_id: Optional[str] = None, status: Optional[Literal["open", "resolved", "all"]] = None, headers: Optional[Mapping[str, str]] = None) -> Iterator["CalendarOrphan"]:
+        """Every item of list_calendar_orphans(), page after page (starting_after the last item's id).
+
+        GET /v1/calendar-orphans
+        """
+        return _paginate(lambda cursor: self.list_calendar_orphans(limit=limit, calendar_id=calendar_id, status=status, headers=headers, starting_after=cursor), starting_after)
 
     def place_hold(self, id: str, body: "PlaceHoldBody", *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> "Hold":
         """Place a tentative hold on a calendar
@@ -516,7 +536,10 @@ class Operations(_SyncBase):
         Each change adds one to the draft's `version` (its ETag). A change names the version it read, as
         `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current
         version). The version is required. A `returned` draft edited is a draft again. A sent or discarded
-        draft cannot change (409). `attachments`, when given, replaces the draft's files. Attachments
+        draft cannot change (409); a draft sent and waiting for a person's approval is 409
+        `draft_awaiting_approval`: only a person's edit on the draft's page reopens it (cancelling the
+        approval), so wait for the decision, or withdraw the approval (POST /v1/approvals/{id}/cancel) and
+        write a new draft. `attachments`, when given, replaces the draft's files. Attachments
         (`attachments`): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as base64, the
         limits checked before anything is stored (400 naming the field); this route's body may be 34962776
         bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (executables
@@ -537,6 +560,18 @@ class Operations(_SyncBase):
         DELETE /v1/drafts/{id}
         """
         return self._request("DELETE", f"/v1/drafts/{_path(id)}", query={"version": version}, headers=headers)
+
+    def download_draft_attachment(self, id: str, attachment_id: str, *, headers: Optional[Mapping[str, str]] = None) -> bytes:
+        """Download a draft's file (its bytes as stored, with its sha256 in the etag)
+
+        `attachment_id` is the file's `id` in the draft's `attachments`. The bytes are read from the
+        workspace's store and checked against the file's SHA-256; the answer has the sniffed content type,
+        `Content-Disposition: attachment` with the file name, and `nosniff`. An agent-bound key downloads
+        only its own inboxes' drafts' files (404 otherwise), as it reads the drafts.
+
+        GET /v1/drafts/{id}/attachments/{attachment_id}
+        """
+        return self._request("GET", f"/v1/drafts/{_path(id)}/attachments/{_path(attachment_id)}", headers=headers, expect="bytes")
 
     def send_draft(self, id: str, body: Optional["SendDraftBody"] = None, *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> "Message":
         """Send a draft through the usual send path, exactly once
@@ -1215,6 +1250,26 @@ class AsyncOperations(_AsyncBase):
         """
         return await self._run(self._sync.cancel_event, id, headers=headers)
 
+    async def list_calendar_orphans(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, calendar_id: Optional[str] = None, status: Optional[Literal["open", "resolved", "all"]] = None, headers: Optional[Mapping[str, str]] = None) -> "ListCalendarOrphansResponse":
+        """List orphans in linked calendars, newest first
+
+        Orphans are events in a linked Google or Outlook calendar tagged as AgentDraft's that AgentDraft
+        does not stand behind (a second copy, a tag naming no event exported there, a copy whose removal
+        failed), found by the daily drift check and reported once (webhook calendar.orphan_found).
+        status=open (default) lists those waiting for a person; a member dismisses one in the web app.
+        calendar_id narrows to one calendar.
+
+        GET /v1/calendar-orphans
+        """
+        return await self._run(self._sync.list_calendar_orphans, limit=limit, starting_after=starting_after, calendar_id=calendar_id, status=status, headers=headers)
+
+    def iter_calendar_orphans(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, calendar_id: Optional[str] = None, status: Optional[Literal["open", "resolved", "all"]] = None, headers: Optional[Mapping[str, str]] = None) -> AsyncIterator["CalendarOrphan"]:
+        """Every item of list_calendar_orphans(), page after page (starting_after the last item's id).
+
+        GET /v1/calendar-orphans
+        """
+        return self._iterate(lambda: self._sync.iter_calendar_orphans(limit=limit, starting_after=starting_after, calendar_id=calendar_id, status=status, headers=headers))
+
     async def place_hold(self, id: str, body: "PlaceHoldBody", *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> "Hold":
         """Place a tentative hold on a calendar
 
@@ -1557,7 +1612,10 @@ class AsyncOperations(_AsyncBase):
         Each change adds one to the draft's `version` (its ETag). A change names the version it read, as
         `If-Match` or as `version`: a draft changed since is 409 (`stale_version`, with the current
         version). The version is required. A `returned` draft edited is a draft again. A sent or discarded
-        draft cannot change (409). `attachments`, when given, replaces the draft's files. Attachments
+        draft cannot change (409); a draft sent and waiting for a person's approval is 409
+        `draft_awaiting_approval`: only a person's edit on the draft's page reopens it (cancelling the
+        approval), so wait for the decision, or withdraw the approval (POST /v1/approvals/{id}/cancel) and
+        write a new draft. `attachments`, when given, replaces the draft's files. Attachments
         (`attachments`): at most 10 files, 10485760 bytes each and 26214400 in all (decoded), as base64, the
         limits checked before anything is stored (400 naming the field); this route's body may be 34962776
         bytes over API_MAX_BODY_BYTES to carry them. Each file's type is sniffed from its bytes (executables
@@ -1578,6 +1636,18 @@ class AsyncOperations(_AsyncBase):
         DELETE /v1/drafts/{id}
         """
         return await self._run(self._sync.discard_draft, id, version=version, headers=headers)
+
+    async def download_draft_attachment(self, id: str, attachment_id: str, *, headers: Optional[Mapping[str, str]] = None) -> bytes:
+        """Download a draft's file (its bytes as stored, with its sha256 in the etag)
+
+        `attachment_id` is the file's `id` in the draft's `attachments`. The bytes are read from the
+        workspace's store and checked against the file's SHA-256; the answer has the sniffed content type,
+        `Content-Disposition: attachment` with the file name, and `nosniff`. An agent-bound key downloads
+        only its own inboxes' drafts' files (404 otherwise), as it reads the drafts.
+
+        GET /v1/drafts/{id}/attachments/{attachment_id}
+        """
+        return await self._run(self._sync.download_draft_attachment, id, attachment_id, headers=headers)
 
     async def send_draft(self, id: str, body: Optional["SendDraftBody"] = None, *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> "Message":
         """Send a draft through the usual send path, exactly once

@@ -229,6 +229,34 @@ class EventReconciliation(TypedDict):
     detected_at: str
 
 
+class CalendarOrphan(TypedDict):
+    #: corph_...
+    id: str
+    object: Literal["calendar_orphan"]
+    calendar_id: str
+    link_id: str
+    provider: Literal["google", "microsoft"]
+    #: the event in the linked Google or Outlook calendar
+    provider_event_id: str
+    #: the AgentDraft event id its tag names
+    tagged_event_id: Optional[str]
+    #: where it lies in the provider's calendar, when found
+    start_time: Optional[str]
+    end_time: Optional[str]
+    #: deleted: provably AgentDraft's removed copy, removed again by AgentDraft; reported: left for
+    #: a person
+    action: Literal["reported", "deleted"]
+    #: removed_by_agentdraft, removal_failed, event_not_confirmed, duplicate_copy (a second copy of
+    #: an exported event) or unknown_event (a tag naming no event exported there)
+    reason: str
+    found_at: str
+    status: Literal["open", "resolved"]
+    resolved_at: Optional[str]
+    #: the member who dismissed it (null: open, or deleted by AgentDraft)
+    resolved_by: Optional[str]
+    resolution_note: Optional[str]
+
+
 class HoldPreemptedBy(TypedDict):
     hold_id: str
     priority: int
@@ -421,6 +449,9 @@ class Labels(TypedDict):
 
 
 class DraftAttachmentsItem(TypedDict):
+    #: att_...: download the bytes at GET /v1/drafts/{id}/attachments/{attachment_id}; the same
+    #: until the draft's files are replaced
+    id: str
     filename: str
     #: sniffed from the bytes
     content_type: str
@@ -443,7 +474,8 @@ class Draft(TypedDict):
     text: str
     html: Optional[str]
     headers: Dict[str, str]
-    #: the draft's own files (their bytes are not returned); a forward also sends the original's
+    #: the draft's own files (their bytes are not returned: download each by its id); a forward also
+    #: sends the original's
     attachments: List["DraftAttachmentsItem"]
     #: draft: editable; returned: a person sent it back (`review_note` says why; edit it to make it
     #: a draft again); sent: it became `message_id` (which may wait for approval: `approval_id`);
@@ -1074,6 +1106,12 @@ class ListCalendarEventsResponse(TypedDict):
     has_more: bool
 
 
+class ListCalendarOrphansResponse(TypedDict):
+    object: Literal["list"]
+    data: List["CalendarOrphan"]
+    has_more: bool
+
+
 class PlaceHoldBody(TypedDict):
     start_time: str
     end_time: str
@@ -1214,6 +1252,10 @@ class ReplyToMessageBody(TypedDict):
     html: NotRequired[str]
     #: also reply to the parent's other To and Cc recipients
     reply_all: NotRequired[bool]
+    #: blind copies of the reply: delivered (Resend's `bcc`, or to an inbox here) but never named in
+    #: its headers; at most 50 recipients with the To and Cc the reply derives; the sent message
+    #: lists them in `bcc`, for the workspace only
+    bcc: NotRequired[List[str]]
     #: extra headers such as X-Campaign-Id; routing, identity and structure headers (From, To,
     #: Message-ID, References, Content-*...) are refused
     headers: NotRequired[Dict[str, str]]
@@ -1230,6 +1272,9 @@ class ReplyToMessageBody(TypedDict):
 class ForwardMessageBody(TypedDict):
     to: List[str]
     cc: NotRequired[List[str]]
+    #: blind copies: delivered (Resend's `bcc`, or to an inbox here) but never named in the
+    #: message's headers; the sent message lists them in `bcc`, for the workspace only
+    bcc: NotRequired[List[str]]
     #: text put above the forwarded message
     note: NotRequired[str]
     #: forward the message's attachments too (the same limits and refusals as attachments sent: an
