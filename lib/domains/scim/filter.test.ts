@@ -24,13 +24,13 @@ describe("parseFilter", () => {
       { attr: "active", value: true },
     ]);
     expect(parseFilter('userName eq "quote \\" and and"')).toEqual([{ attr: "username", value: 'quote " and and' }]);
+    expect(parseFilter('(userName eq "a")')).toEqual([{ attr: "username", value: "a" }]);
   });
 
   it("refuses what it does not understand with 400 invalidFilter", () => {
     for (const bad of [
       'userName co "a"',
       'userName eq "a" or userName eq "b"',
-      '(userName eq "a")',
       "userName eq",
       'userName eq "a" and',
       'eq "a"',
