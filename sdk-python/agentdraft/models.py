@@ -459,6 +459,13 @@ class DraftAttachmentsItem(TypedDict):
     sha256: str
 
 
+class DraftAttachmentNotesItem(TypedDict):
+    filename: str
+    declared_content_type: str
+    content_type: str
+    note: str
+
+
 class Draft(TypedDict):
     #: drf_...
     id: str
@@ -477,6 +484,9 @@ class Draft(TypedDict):
     #: the draft's own files (their bytes are not returned: download each by its id); a forward also
     #: sends the original's
     attachments: List["DraftAttachmentsItem"]
+    #: only on the answer to a create or an edit that gave files: those whose declared content_type
+    #: was replaced by the type sniffed from their bytes
+    attachment_notes: NotRequired[List["DraftAttachmentNotesItem"]]
     #: draft: editable; returned: a person sent it back (`review_note` says why; edit it to make it
     #: a draft again); sent: it became `message_id` (which may wait for approval: `approval_id`);
     #: discarded

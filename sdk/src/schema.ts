@@ -1851,6 +1851,13 @@ export interface components {
                 size: number;
                 sha256: string;
             }[];
+            /** @description only on the answer to a create or an edit that gave files: those whose declared content_type was replaced by the type sniffed from their bytes */
+            attachment_notes?: {
+                filename: string;
+                declared_content_type: string;
+                content_type: string;
+                note: string;
+            }[];
             /**
              * @description draft: editable; returned: a person sent it back (`review_note` says why; edit it to make it a draft again); sent: it became `message_id` (which may wait for approval: `approval_id`); discarded
              * @enum {string}

@@ -65,6 +65,9 @@ describe("attachments on drafts", () => {
       { id: expect.stringMatching(/^att_/), filename: "invoice.pdf", content_type: "application/pdf", size: PDF.length, sha256: sha(PDF) },
     ]);
     expect(JSON.stringify(res.json)).not.toContain(b64(PDF));
+    // The answer says which declared type was replaced (as a send's does); reading the draft again does not.
+    expect(d.attachment_notes).toEqual([{ filename: "chart.txt", declared_content_type: "text/plain", content_type: "image/png", note: expect.stringContaining("image/png") }]);
+    expect((await api(`/api/v1/drafts/${d.id}`, { key })).json.attachment_notes).toBeUndefined();
     expect(await blobCount(workspace.id)).toBe(2);
     // The same file on a second draft is not stored again.
     expect((await create({ ...NEW, attachments: [{ filename: "again.pdf", content_base64: b64(PDF) }] })).status).toBe(201);
@@ -99,7 +102,10 @@ describe("attachments on drafts", () => {
     const file = await draftFile(member.actor, d.id, 1);
     expect(sha(file.bytes)).toBe(sha(PNG));
     await expect(draftFile(member.actor, d.id, 2)).rejects.toMatchObject({ code: "not_found" });
-    const v4 = await patch(d.id, { version: 3, attachments: [] });
+    expect(v2.json.attachment_notes).toBeUndefined(); // every declared type was right
+    const misdeclared = await patch(d.id, { version: 3, attachments: [{ filename: "chart.txt", content_base64: b64(PNG), content_type: "text/plain" }] });
+    expect(misdeclared.json.attachment_notes).toEqual([{ filename: "chart.txt", declared_content_type: "text/plain", content_type: "image/png", note: expect.stringContaining("image/png") }]);
+    const v4 = await patch(d.id, { version: 4, attachments: [] });
     expect(v4.json.attachments).toEqual([]);
     const sent = await api(`/api/v1/drafts/${d.id}/send`, { key, body: {} });
     expect(sent.status).toBe(201);

@@ -92,6 +92,10 @@ export const draftSchema = z
         }),
       )
       .describe("the draft's own files (their bytes are not returned: download each by its id); a forward also sends the original's"),
+    attachment_notes: z
+      .array(z.object({ filename: z.string(), declared_content_type: z.string(), content_type: z.string(), note: z.string() }))
+      .optional()
+      .describe("only on the answer to a create or an edit that gave files: those whose declared content_type was replaced by the type sniffed from their bytes"),
     status: z
       .enum(DRAFT_STATUSES)
       .describe("draft: editable; returned: a person sent it back (`review_note` says why; edit it to make it a draft again); sent: it became `message_id` (which may wait for approval: `approval_id`); discarded"),

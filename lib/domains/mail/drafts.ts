@@ -16,7 +16,7 @@ import { findMessage } from "./read-mail";
 import { checkCustomHeaders } from "./outbound/headers";
 import { replyReferences, type Draft } from "./outbound/compose";
 import { draftForForward, draftForReply } from "./outbound/send-message";
-import { blobRef, filesFromBlobs, prepareAttachments, storeBlobs, type PreparedAttachment } from "./outbound/attachments";
+import { attachmentNotes, blobRef, filesFromBlobs, prepareAttachments, storeBlobs, type AttachmentNote, type PreparedAttachment } from "./outbound/attachments";
 import { draftFiles, dropUnlistedBlobs, lockBlobs } from "./draft-files";
 import type { createDraftInput, listDraftsQuery, updateDraftInput } from "./draft-schemas";
 
@@ -37,7 +37,10 @@ export function draftActor(actor: Actor): DraftActor {
 }
 
 /** `POST /v1/inboxes/{id}/drafts`: a reply takes its To, Cc and subject from the message it answers (as the reply endpoint does); given fields replace them. */
-export async function createDraft(actor: Actor, inboxId: string, input: z.output<typeof createDraftInput>): Promise<DraftRow> {
+/** A draft as written by a create or an edit: with notes on the files whose declared type was replaced. */
+export type WrittenDraft = DraftRow & { attachmentNotes?: AttachmentNote[] };
+
+export async function createDraft(actor: Actor, inboxId: string, input: z.output<typeof createDraftInput>): Promise<WrittenDraft> {
   // Files are decoded and sniffed first: a refused one changes nothing.
   const files = prepareAttachments(input.attachments);
   const headers = checkCustomHeaders(input.headers);
@@ -78,7 +81,7 @@ export async function createDraft(actor: Actor, inboxId: string, input: z.output
       .returning();
     await appendAudit(tx, [{ actor, action: "draft.created", resource: { type: "draft", id: row!.id }, agentId: inbox.agentId, summary: { inbox_id: inbox.id, kind: row!.kind, in_reply_to: row!.inReplyToMessageId } }]);
     await emitEvent(tx, actor, { type: "draft.created", agentId: inbox.agentId, data: draftEventPayload(row!) });
-    return row!;
+    return { ...row!, attachmentNotes: attachmentNotes(files) };
   });
 }
 
@@ -146,9 +149,10 @@ export async function draftFileById(actor: Actor, id: string, attachmentId: stri
 }
 
 /** `PATCH /v1/drafts/{id}`: only the version read, only while it is a draft or was returned (it is a draft again). */
-export async function updateDraft(actor: Actor, id: string, version: number, input: DraftEdit): Promise<DraftRow> {
+export async function updateDraft(actor: Actor, id: string, version: number, input: DraftEdit): Promise<WrittenDraft> {
   const edit = await prepareDraftEdit(actor, id, input);
-  return transaction((tx) => writeDraftEdit(tx, actor, edit, version, null));
+  const row = await transaction((tx) => writeDraftEdit(tx, actor, edit, version, null));
+  return { ...row, attachmentNotes: attachmentNotes(edit.files ?? []) };
 }
 
 export type DraftEdit = Omit<z.output<typeof updateDraftInput>, "version">;
@@ -364,7 +368,7 @@ export function draftEventPayload(d: DraftRow) {
   };
 }
 
-export function serializeDraft(d: DraftRow) {
+export function serializeDraft(d: DraftRow & { attachmentNotes?: AttachmentNote[] }) {
   return {
     id: d.id,
     object: "draft" as const,
@@ -379,6 +383,7 @@ export function serializeDraft(d: DraftRow) {
     html: d.html,
     headers: d.headers ?? {},
     attachments: d.attachments.map((a, i) => ({ id: draftAttachmentId(d.id, i, a.sha256), filename: a.filename, content_type: a.content_type, size: a.size, sha256: a.sha256 })),
+    ...(d.attachmentNotes?.length ? { attachment_notes: d.attachmentNotes } : {}),
     status: d.status,
     review_note: d.reviewNote,
     version: d.version,
