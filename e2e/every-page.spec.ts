@@ -47,6 +47,8 @@ async function check(p: Page, url: string, pattern: string, o: { expectUrl?: Reg
   if (!res || res.status() >= 400) failures.push(`${url}: HTTP ${res?.status()}`);
   if (o.expectUrl) await expect(p).toHaveURL(o.expectUrl);
   await p.locator("main, body").first().waitFor();
+  // What a person sees first, to look at: e2e/artifacts/pages/ (not committed).
+  await p.screenshot({ path: `e2e/artifacts/pages/${url.replace(/^\//, "").replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 80) || "home"}.png` });
   for (const viewport of [DESKTOP, PHONE]) {
     await p.setViewportSize(viewport);
     const results = await new AxeBuilder({ page: p }).analyze();
