@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { getDb } from "../../../db/client";
-import { auditEntries, calendarOrphans, googleEventExports } from "../../../db/schema";
+import { auditEntries, calendarOrphans } from "../../../db/schema";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { mcpClients } from "../../../test/helpers/mcp-client";
 import { linkedCalendar, withFakeGoogle } from "../../../test/helpers/google";
@@ -13,6 +13,7 @@ import { checkLinkDrift } from "./drift";
 import { countOpenOrphans, dismissOrphan, listOrphans } from "./orphans";
 import { runExport } from "./google/export-event";
 import { syncLink } from "./google/sync-calendar";
+import { commitAndExport } from "../../../test/helpers/commit-and-export";
 
 const fakeGoogle = withFakeGoogle({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api, url } = serveApiForTests();
@@ -21,18 +22,7 @@ const { connect, call } = mcpClients(url);
 const T = (h: number, m = 0) => new Date(Date.UTC(2031, 6, 9, h, m)).toISOString();
 type Setup = Awaited<ReturnType<typeof linkedCalendar>>;
 
-async function committedAndExported(setup: Setup, start: string, end: string) {
-  const { key } = await newKey(setup.workspace.id);
-  const hold = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { start_time: start, end_time: end, hold_ttl_seconds: 60 } });
-  expect(hold.status).toBe(201);
-  const committed = await api(`/api/v1/holds/${hold.json.id}/commit`, { key, method: "POST" });
-  expect(committed.status).toBe(200);
-  const eventId = committed.json.event_ids[0] as string;
-  const db = await getDb();
-  const [row] = await db.select().from(googleEventExports).where(eq(googleEventExports.calendarEventId, eventId));
-  expect(await runExport(row!.id)).toMatchObject({ ok: true });
-  return { key, eventId, exportId: row!.id, remoteId: row!.googleEventId };
-}
+const committedAndExported = (setup: Setup, start: string, end: string) => commitAndExport(api, setup, start, end, runExport);
 
 /** A linked calendar whose drift check found three orphans: two reported (open), one AgentDraft deleted (resolved at once). */
 async function calendarWithOrphans(fake: ReturnType<typeof fakeGoogle>) {

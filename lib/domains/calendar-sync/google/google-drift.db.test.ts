@@ -4,12 +4,12 @@ import { getDb } from "../../../../db/client";
 import { auditEntries, calendarOrphans, eventReconciliations, googleCalendarLinks, googleEventExports, webhookEvents } from "../../../../db/schema";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { linkedCalendar, withFakeGoogle } from "../../../../test/helpers/google";
-import { newKey } from "../../../../test/helpers/fixtures";
 import { dueItems } from "../../../platform/jobs/due";
 import { checkLinkDrift } from "../drift";
 import { driftDueSource } from "../drift-source";
 import { runExport } from "./export-event";
 import { syncLink } from "./sync-calendar";
+import { commitAndExport } from "../../../../test/helpers/commit-and-export";
 
 const fakeGoogle = withFakeGoogle({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
@@ -17,18 +17,7 @@ const { api } = serveApiForTests();
 const T = (h: number, m = 0) => new Date(Date.UTC(2031, 6, 9, h, m)).toISOString();
 type Setup = Awaited<ReturnType<typeof linkedCalendar>>;
 
-async function committedAndExported(setup: Setup, start: string, end: string) {
-  const { key } = await newKey(setup.workspace.id);
-  const hold = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { start_time: start, end_time: end, hold_ttl_seconds: 60 } });
-  expect(hold.status).toBe(201);
-  const committed = await api(`/api/v1/holds/${hold.json.id}/commit`, { key, method: "POST" });
-  expect(committed.status).toBe(200);
-  const eventId = committed.json.event_ids[0] as string;
-  const db = await getDb();
-  const [row] = await db.select().from(googleEventExports).where(eq(googleEventExports.calendarEventId, eventId));
-  expect(await runExport(row!.id)).toMatchObject({ ok: true });
-  return { key, eventId, exportId: row!.id, remoteId: row!.googleEventId };
-}
+const committedAndExported = (setup: Setup, start: string, end: string) => commitAndExport(api, setup, start, end, runExport);
 
 async function linkRow(linkId: string) {
   const db = await getDb();

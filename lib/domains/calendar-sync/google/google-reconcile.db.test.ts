@@ -4,9 +4,9 @@ import { getDb } from "../../../../db/client";
 import { auditEntries, eventReconciliations, googleEventExports, webhookEvents } from "../../../../db/schema";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { linkedCalendar, withFakeGoogle } from "../../../../test/helpers/google";
-import { newKey } from "../../../../test/helpers/fixtures";
 import { runExport } from "./export-event";
 import { syncLink } from "./sync-calendar";
+import { commitAndExport } from "../../../../test/helpers/commit-and-export";
 
 const fakeGoogle = withFakeGoogle({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
@@ -16,19 +16,7 @@ const T = (h: number, m = 0) => new Date(Date.UTC(2031, 6, 8, h, m)).toISOString
 type Setup = Awaited<ReturnType<typeof linkedCalendar>>;
 
 /** Commits a hold and exports its event to the fake Google calendar; then a first sync sees our own copy (nothing to reconcile). */
-async function committedAndExported(setup: Setup, start: string, end: string) {
-  const { key } = await newKey(setup.workspace.id);
-  const hold = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { start_time: start, end_time: end, hold_ttl_seconds: 60 } });
-  expect(hold.status).toBe(201);
-  const committed = await api(`/api/v1/holds/${hold.json.id}/commit`, { key, method: "POST" });
-  expect(committed.status).toBe(200);
-  const eventId = committed.json.event_ids[0] as string;
-  const db = await getDb();
-  const [row] = await db.select().from(googleEventExports).where(eq(googleEventExports.calendarEventId, eventId));
-  expect(await runExport(row!.id)).toMatchObject({ ok: true });
-  const [exported] = await db.select().from(googleEventExports).where(eq(googleEventExports.calendarEventId, eventId));
-  return { key, eventId, remoteId: exported!.googleEventId };
-}
+const committedAndExported = (setup: Setup, start: string, end: string) => commitAndExport(api, setup, start, end, runExport);
 
 async function webhooks(workspaceId: string, type?: string) {
   const db = await getDb();

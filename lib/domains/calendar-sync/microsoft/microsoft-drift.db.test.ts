@@ -3,12 +3,12 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "../../../../db/client";
 import { calendarOrphans, eventReconciliations, googleEventExports, webhookEvents } from "../../../../db/schema";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
-import { newKey } from "../../../../test/helpers/fixtures";
 import { linkedOutlookCalendar, withFakeMicrosoft } from "../../../../test/helpers/microsoft";
 import { syncLink } from "../sync-link";
 import { checkLinkDrift } from "../drift";
 import { EVENT_PROPERTY_ID } from "./provider";
 import { runMicrosoftExport } from "./calendar-sync";
+import { commitAndExport } from "../../../../test/helpers/commit-and-export";
 
 const fakeMicrosoft = withFakeMicrosoft({ extra: { API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" } });
 const { api } = serveApiForTests();
@@ -21,19 +21,7 @@ const utc = (d: Date) => ({ dateTime: d.toISOString().replace("Z", "0000"), time
 
 type Setup = Awaited<ReturnType<typeof linkedOutlookCalendar>>;
 
-async function committedAndExported(setup: Setup, start: string, end: string) {
-  const { key } = await newKey(setup.workspace.id);
-  const hold = await api(`/api/v1/calendars/${setup.calendar.id}/holds`, { key, body: { start_time: start, end_time: end, hold_ttl_seconds: 60 } });
-  expect(hold.status).toBe(201);
-  const committed = await api(`/api/v1/holds/${hold.json.id}/commit`, { key, method: "POST" });
-  expect(committed.status).toBe(200);
-  const eventId = committed.json.event_ids[0] as string;
-  const db = await getDb();
-  const [row] = await db.select().from(googleEventExports).where(eq(googleEventExports.calendarEventId, eventId));
-  expect(await runMicrosoftExport(row!.id)).toMatchObject({ ok: true });
-  const [exported] = await db.select().from(googleEventExports).where(eq(googleEventExports.calendarEventId, eventId));
-  return { key, eventId, exportId: row!.id, remoteId: exported!.googleEventId };
-}
+const committedAndExported = (setup: Setup, start: string, end: string) => commitAndExport(api, setup, start, end, runMicrosoftExport);
 
 async function webhooks(workspaceId: string, type: string) {
   const db = await getDb();
