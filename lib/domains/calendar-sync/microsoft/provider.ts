@@ -62,6 +62,35 @@ const transactionIdFor = (calendarEventId: string) => {
 
 const quote = (s: string) => s.replace(/'/g, "''");
 
+type TaggedGraphEvent = GraphEvent & { singleValueExtendedProperties?: { id: string; value: string }[] };
+const LISTED_FIELDS = "id,start,end,isAllDay,isCancelled,showAs,type,attendees,organizer,responseStatus,lastModifiedDateTime,originalStartTimeZone";
+const tagExpand = () => `singleValueExtendedProperties($filter=id eq '${quote(EVENT_PROPERTY_ID)}')`;
+
+/** Every page of a listing from `first` (tag expanded, times in UTC), but what `skip` leaves out; at most `maxEvents`. */
+async function listTaggedPages(
+  connection: GoogleConnectionRow,
+  first: string,
+  maxEvents: number,
+  skip: (ev: TaggedGraphEvent, version: ReturnType<typeof graphRemoteVersion>) => boolean,
+): Promise<{ items: ListedEvent[]; complete: boolean }> {
+  const zone = await mailboxZone(connection);
+  const items: ListedEvent[] = [];
+  let next: string | undefined = first;
+  while (next) {
+    const page: Page<TaggedGraphEvent> = await graph(connection, next, { headers: { prefer: 'outlook.timezone="UTC"' } });
+    for (const ev of page.value ?? []) {
+      if (!ev.id) continue;
+      const version = graphRemoteVersion(ev, zone);
+      if (skip(ev, version)) continue;
+      if (items.length >= maxEvents) return { items, complete: false };
+      const tag = ev.singleValueExtendedProperties?.find((p) => p.id.toLowerCase() === EVENT_PROPERTY_ID.toLowerCase())?.value ?? null;
+      items.push({ id: ev.id, exportTag: tag, version });
+    }
+    next = page["@odata.nextLink"];
+  }
+  return { items, complete: true };
+}
+
 /** Our exported copy of an AgentDraft event in that calendar, found by its tag (or null). */
 async function findExported(connection: GoogleConnectionRow, calendarId: string, calendarEventId: string): Promise<string | null> {
   const filter = `singleValueExtendedProperties/Any(ep: ep/id eq '${quote(EVENT_PROPERTY_ID)}' and ep/value eq '${quote(calendarEventId)}')`;
@@ -168,26 +197,14 @@ export const microsoftProvider: CalendarProvider = {
    * no deleted events in a calendar: a deleted one is simply not listed.
    */
   async listWindow(connection, link, from, to, maxEvents) {
-    const zone = await mailboxZone(connection);
-    const items: ListedEvent[] = [];
-    let next: string | undefined = `/me/calendars/${encodeURIComponent(link.googleCalendarId)}/calendarView?${new URLSearchParams({
+    const first = `/me/calendars/${encodeURIComponent(link.googleCalendarId)}/calendarView?${new URLSearchParams({
       startDateTime: from.toISOString(),
       endDateTime: to.toISOString(),
-      $select: "id,start,end,isAllDay,isCancelled,showAs,type,attendees,organizer,responseStatus,lastModifiedDateTime,originalStartTimeZone",
-      $expand: `singleValueExtendedProperties($filter=id eq '${quote(EVENT_PROPERTY_ID)}')`,
+      $select: LISTED_FIELDS,
+      $expand: tagExpand(),
       $top: "100",
     })}`;
-    while (next) {
-      const page: Page<GraphEvent & { singleValueExtendedProperties?: { id: string; value: string }[] }> = await graph(connection, next, { headers: { prefer: 'outlook.timezone="UTC"' } });
-      for (const ev of page.value ?? []) {
-        if (!ev.id || ev.type === "seriesMaster") continue;
-        if (items.length >= maxEvents) return { items, complete: false };
-        const tag = ev.singleValueExtendedProperties?.find((p) => p.id.toLowerCase() === EVENT_PROPERTY_ID.toLowerCase())?.value ?? null;
-        items.push({ id: ev.id, exportTag: tag, version: graphRemoteVersion(ev, zone) });
-      }
-      next = page["@odata.nextLink"];
-    }
-    return { items, complete: true };
+    return listTaggedPages(connection, first, maxEvents, (ev) => ev.type === "seriesMaster");
   },
   /**
    * The calendar's events (not calendarView: no window) that carry our event tag at all (Graph
@@ -195,27 +212,13 @@ export const microsoftProvider: CalendarProvider = {
    * lists a recurring series once, as its master; one ended before `after` is skipped here.
    */
   async listTagged(connection, link, after, maxEvents) {
-    const zone = await mailboxZone(connection);
-    const items: ListedEvent[] = [];
-    let next: string | undefined = `/me/calendars/${encodeURIComponent(link.googleCalendarId)}/events?${new URLSearchParams({
+    const first = `/me/calendars/${encodeURIComponent(link.googleCalendarId)}/events?${new URLSearchParams({
       $filter: `singleValueExtendedProperties/Any(ep: ep/id eq '${quote(EVENT_PROPERTY_ID)}' and ep/value ne null)`,
-      $select: "id,start,end,isAllDay,isCancelled,showAs,type,attendees,organizer,responseStatus,lastModifiedDateTime,originalStartTimeZone",
-      $expand: `singleValueExtendedProperties($filter=id eq '${quote(EVENT_PROPERTY_ID)}')`,
+      $select: LISTED_FIELDS,
+      $expand: tagExpand(),
       $top: "100",
     })}`;
-    while (next) {
-      const page: Page<GraphEvent & { singleValueExtendedProperties?: { id: string; value: string }[] }> = await graph(connection, next, { headers: { prefer: 'outlook.timezone="UTC"' } });
-      for (const ev of page.value ?? []) {
-        if (!ev.id) continue;
-        const version = graphRemoteVersion(ev, zone);
-        if (version.end && version.end <= after) continue;
-        if (items.length >= maxEvents) return { items, complete: false };
-        const tag = ev.singleValueExtendedProperties?.find((p) => p.id.toLowerCase() === EVENT_PROPERTY_ID.toLowerCase())?.value ?? null;
-        items.push({ id: ev.id, exportTag: tag, version });
-      }
-      next = page["@odata.nextLink"];
-    }
-    return { items, complete: true };
+    return listTaggedPages(connection, first, maxEvents, (_ev, version) => version.end !== null && version.end <= after);
   },
   async getEvent(connection, link, remoteId) {
     const zone = await mailboxZone(connection);
