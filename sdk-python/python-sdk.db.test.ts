@@ -24,7 +24,7 @@ function run(command: string, args: string[], env: Record<string, string>, timeo
     // Under .ci/future-clock (libfaketime) CPython's time.sleep fails (clock_nanosleep with
     // TIMER_ABSTIME answers EINVAL): Python keeps the real clock while the server's is moved
     // ahead, as a real client's clock is its own.
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "LD_PRELOAD" && !name.startsWith("FAKETIME")));
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "LD_PRELOAD" && !name.startsWith("FAKETIME"))) as NodeJS.ProcessEnv;
     const child = spawn(command, args, { env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     // A hung test is killed, and its output (which test, how far) is still reported.
