@@ -2,6 +2,7 @@ import { boolean, check, index, pgTable, text, timestamp, uniqueIndex } from "dr
 import { sql } from "drizzle-orm";
 import { createdAt, idColumn, workspaceIdColumn } from "./columns";
 import { ssoConnections } from "./sso-connections";
+import { workspaces } from "./workspaces";
 
 /**
  * An email domain an SSO connection covers. A name belongs to one workspace at most (the unique
@@ -11,7 +12,7 @@ export const ssoDomains = pgTable(
   "sso_domains",
   {
     id: idColumn(),
-    workspaceId: workspaceIdColumn(),
+    workspaceId: workspaceIdColumn().references(() => workspaces.id, { onDelete: "cascade" }),
     connectionId: text("connection_id")
       .notNull()
       .references(() => ssoConnections.id, { onDelete: "cascade" }),

@@ -388,7 +388,7 @@ describe("ID tokens openid-client refuses", () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const token = (key: { privateKey: JoseKey; kid: string }, claims: Record<string, unknown>, exp = "5m") =>
+  const token = (key: { privateKey: JoseKey; kid: string }, claims: Record<string, unknown>, exp: string | number = "5m") =>
     new SignJWT({ email_verified: true, ...claims }).setProtectedHeader({ alg: "RS256", kid: key.kid }).setIssuedAt().setExpirationTime(exp).sign(key.privateKey);
 
   it("a forged signature, another audience or issuer, an expired token or another nonce: no session", async () => {
