@@ -31,9 +31,19 @@ export async function discoverForSaving(s: OidcClientSettings): Promise<client.C
     }
     return config;
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const why = describeError(err);
     throw new AppError("validation_failed", `issuer: OpenID Connect discovery at ${s.issuer.replace(/\/$/, "")}/.well-known/openid-configuration failed: ${why}. Check the issuer URL your identity provider shows.`, {
       errors: [{ field: "issuer", message: `discovery failed: ${why}` }],
     });
   }
+}
+
+/** An error and its causes, innermost last (openid-client wraps the network's and the SSRF guard's). */
+export function describeError(err: unknown): string {
+  const parts: string[] = [];
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (message && !parts.includes(message)) parts.push(message);
+  }
+  return parts.join(": ") || "unknown error";
 }

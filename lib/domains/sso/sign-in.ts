@@ -10,7 +10,7 @@ import { publicOrigin } from "../../platform/config/public-url";
 import { newId } from "../../platform/ids";
 import { hasPasskey } from "../passkeys";
 import { clientSecretOf } from "./connections";
-import { oidcConfiguration } from "./discovery";
+import { describeError, oidcConfiguration } from "./discovery";
 import { emailDomain, ssoRouteForEmail } from "./domains";
 
 /** A sign-in started must come back within this long. */
@@ -67,7 +67,7 @@ export async function startSsoSignIn(rawEmail: string, next: string): Promise<{ 
   try {
     config = await oidcConfiguration({ issuer: route.connection.issuer, clientId: route.connection.clientId, clientSecret: clientSecretOf(route.connection) });
   } catch (err) {
-    throw new SsoRefusal("unavailable", `Your identity provider could not be reached (${(err as Error).message}).`);
+    throw new SsoRefusal("unavailable", `Your identity provider could not be reached (${describeError(err)}).`);
   }
   const state = randomBytes(32).toString("base64url");
   const nonce = client.randomNonce();
@@ -114,6 +114,8 @@ export async function completeSsoSignIn(params: URLSearchParams, stateCookie: st
   let email: string | undefined;
   try {
     const config = await oidcConfiguration({ issuer: connection.issuer, clientId: connection.clientId, clientSecret: clientSecretOf(connection) });
+    // The ID token's signature is checked against the provider's keys too, not only trusted for coming over TLS.
+    client.enableNonRepudiationChecks(config);
     const callbackUrl = new URL(ssoRedirectUri());
     callbackUrl.search = params.toString();
     const tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: pending.codeVerifier, expectedNonce: pending.nonce, expectedState: state, idTokenExpected: true });
@@ -127,7 +129,7 @@ export async function completeSsoSignIn(params: URLSearchParams, stateCookie: st
     }
   } catch (err) {
     if (err instanceof SsoRefusal) throw err;
-    throw new SsoRefusal("failed", `The identity provider's answer was refused: ${(err as Error).message}`);
+    throw new SsoRefusal("failed", `The identity provider's answer was refused: ${describeError(err)}`);
   }
   const address = email?.trim().toLowerCase();
   const route = address ? await ssoRouteForEmail(address) : null;

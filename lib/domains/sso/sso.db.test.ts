@@ -4,7 +4,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
-import { NextRequest } from "next/server";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { getDb } from "../../../db/client";
 import { auditEntries, authenticators, members, scimUsers, sessions, ssoConnections, ssoSignIns, users } from "../../../db/schema";
@@ -16,6 +15,7 @@ import { resetEnvCache } from "../../platform/config/env";
 import { newId } from "../../platform/ids";
 import { isRecentlyAuthenticated } from "../passkeys/passkeys";
 import { passkeySignInAllowed } from "../auth/sso-gate";
+import { agentDraftAdapter } from "../auth/adapter";
 import { saveSsoConnection, deleteSsoConnection, getSsoConnection } from "./connections";
 import { addSsoDomain, removeSsoDomain, setSsoRequired, verificationRecordName, verificationRecordValue, verifySsoDomain, type TxtResolver } from "./domains";
 import { ENROL_PASSKEY_PATH } from "./responses";
@@ -123,11 +123,20 @@ async function sessionsOf(email: string) {
   return db.select({ token: sessions.sessionToken, authenticatedAt: sessions.authenticatedAt }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(sql`lower(${users.email}) = ${email}`);
 }
 
-/** Auth.js's own session endpoint (the route the web app serves) answers for the cookie. */
+/** The session as Auth.js reads it for every page (its database adapter, ours). */
 async function authSession(token: string) {
-  const { GET } = await import("../../../app/api/auth/[...nextauth]/route");
-  const res = await GET(new NextRequest(`${url()}/api/auth/session`, { headers: { cookie: `authjs.session-token=${token}` } }));
-  return (await res.json()) as { user?: { email?: string; id?: string } } | null;
+  return agentDraftAdapter(await getDb(), async () => null).getSessionAndUser!(token);
+}
+
+/** A route of the web app that reads the session cookie itself: the OAuth consent form's (401 without a session). */
+async function consentWith(cookie: string, workspaceId: string) {
+  const res = await fetch(`${url()}/oauth/authorize/decision`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: url(), cookie },
+    body: new URLSearchParams({ decision: "allow", workspace_id: workspaceId, request: "" }).toString(),
+    redirect: "manual",
+  });
+  return { status: res.status, code: ((await res.json()) as { code?: string }).code };
 }
 
 describe("an OIDC connection", () => {
@@ -222,7 +231,10 @@ describe("signing in with SSO", () => {
     expect(flow.sessionToken).toBeTruthy();
     expect(flow.final!.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))).toMatch(/HttpOnly; SameSite=Lax/);
     // Auth.js reads that session like one it made: the web app is signed in.
-    expect(await authSession(flow.sessionToken!)).toMatchObject({ user: { email, id: ada.user.id } });
+    expect(await authSession(flow.sessionToken!)).toMatchObject({ user: { email, id: ada.user.id }, session: { sessionToken: flow.sessionToken } });
+    // Over HTTP: the consent route takes the cookie as a member's session (then finds no OAuth request: 400), and refuses a forged one (401).
+    expect(await consentWith(flow.jar.header(), workspace.id)).toEqual({ status: 400, code: "invalid_request" });
+    expect(await consentWith("authjs.session-token=forged", workspace.id)).toEqual({ status: 401, code: "unauthorized" });
     // An SSO sign-in is not a passkey proof: passkey changes and approvals still ask for one.
     expect(await isRecentlyAuthenticated(ada.user.id, flow.sessionToken)).toBe(false);
     const signedIn = (await actions(workspace.id)).filter((a) => a.action === "sso.signed_in");
