@@ -198,6 +198,7 @@ test("every page of the web app, signed in as the owner", async () => {
     ["/captured", "/captured"],
     ["/settings", "/settings"],
     ["/settings/scim", "/settings/scim"],
+    ["/settings/sso", "/settings/sso"],
     ["/channels", "/channels"],
     ["/handoffs", "/handoffs"],
     ["/traces", "/traces"],

@@ -50,3 +50,6 @@ export * from "./scim-tokens";
 export * from "./scim-users";
 export * from "./scim-groups";
 export * from "./scim-group-members";
+export * from "./sso-connections";
+export * from "./sso-domains";
+export * from "./sso-sign-ins";

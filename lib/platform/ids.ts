@@ -46,6 +46,8 @@ export const ID_PREFIXES = {
   scimToken: "scimtok",
   scimUser: "scimu",
   scimGroup: "scimg",
+  ssoConnection: "ssoconn",
+  ssoDomain: "ssodom",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -87,7 +87,11 @@ export async function startApiServer(): Promise<{ url: string; close: () => Prom
         const reader = webBody.getReader();
         while (!(await reader.read()).done);
       }
-      res.writeHead(response.status, Object.fromEntries(response.headers));
+      // Several Set-Cookie headers stay several (Object.fromEntries would keep only the last).
+      const headers: Record<string, string | string[]> = Object.fromEntries(response.headers);
+      const setCookies = response.headers.getSetCookie();
+      if (setCookies.length > 1) headers["set-cookie"] = setCookies;
+      res.writeHead(response.status, headers);
       if (response.body) {
         const reader = response.body.getReader();
         gone.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });

@@ -67,6 +67,16 @@ export default async function SettingsPage() {
           </p>
         </Card>
       ) : null}
+      {hasRole(member.role, "admin") ? (
+        <Card title="Single sign-on (SSO)" id="sso">
+          <p className="text-sm text-slate-700">
+            Let your people sign in with Okta, Microsoft Entra ID or Google Workspace (OpenID Connect), and require it for your email domains.{" "}
+            <Link href="/settings/sso" className={`font-medium text-indigo-700 underline ${focusRing}`}>
+              Manage SSO
+            </Link>
+          </p>
+        </Card>
+      ) : null}
       <TimeZoneCard />
       <Card title="Your account" id="account">
         <dl className="grid gap-3 text-sm sm:grid-cols-3">
@@ -135,7 +145,12 @@ export default async function SettingsPage() {
           ))}
         </Table>
         <div className="mt-4" data-testid="passkey-changes">
-          {confirmed ? (
+          {passkeys.length === 0 ? (
+            <>
+              <p className="mb-3 text-sm text-slate-700">You signed in with single sign-on and have no passkey yet. Add one: deciding approvals needs it.</p>
+              <AddPasskey />
+            </>
+          ) : confirmed ? (
             <AddPasskey />
           ) : (
             <>

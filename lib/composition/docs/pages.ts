@@ -34,6 +34,7 @@ export const DOCS_PAGES: DocsPage[] = [
   { route: "/docs/notification-channels", title: "Notification channels", file: "notification-channels.md", about: "Slack, Microsoft Teams and Discord" },
   { route: "/docs/audit", title: "Audit trail", file: "audit-trail.md", about: "the hash chain, sealing, signed checkpoints" },
   { route: "/docs/web-app", title: "Web app", file: "web-app.md", about: "passkeys, first run, members and roles, captured mail, pages" },
+  { route: "/docs/sso", title: "Single sign-on (OIDC)", file: "sso.md", about: "Okta, Microsoft Entra ID and Google Workspace sign people in; verified domains can require it" },
   { route: "/docs/scim", title: "SCIM provisioning", file: "scim.md", about: "Okta and Microsoft Entra ID add, update and remove people; groups set roles" },
   { route: "/docs/cli", title: "Operator CLI", file: "cli.md", about: "`npx agentdraft`: migrations, workspaces, agents, keys, audit, SMTP" },
   { route: "/docs/security", title: "Security", file: "security.md", about: "what is promised, the test that keeps each promise, known limits" },

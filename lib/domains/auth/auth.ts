@@ -6,6 +6,7 @@ import { authSecret } from "../../platform/config/auth-secret";
 import { agentDraftAdapter } from "./adapter";
 import { readRegistrationIntent } from "./intent-cookie";
 import { currentSessionToken } from "./session-token";
+import { passkeySignInAllowed } from "./sso-gate";
 
 /**
  * Auth.js for the web app: passkeys only, database sessions. Configured lazily so that
@@ -24,6 +25,8 @@ export const { handlers, auth, signOut } = NextAuth(async () => {
     session: { strategy: "database", maxAge: 30 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     callbacks: {
+      // A passkey sign-in by an email whose domain requires SSO is refused (AccessDenied on the sign-in page).
+      signIn: ({ user, account }) => passkeySignInAllowed(user, account as { type?: string; userId?: string } | null),
       session({ session, user }) {
         session.user.id = user.id;
         return session;

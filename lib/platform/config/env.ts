@@ -268,7 +268,7 @@ export const ENV_DOCS = {
   MICROSOFT_BACKOFF_BASE_MS: { group: "Microsoft 365", about: "First wait after a 429/503 without Retry-After; doubles per retry (5 tries), with jitter." },
   WEBHOOK_ALLOWED_HOSTS: {
     group: "Webhooks",
-    about: "Comma-separated host names, IP addresses and CIDRs that webhook delivery may reach although they are private, loopback or otherwise refused (and over plain `http`), e.g. `localhost,127.0.0.1/32` in development. Empty: only public addresses, only `https`. A malformed entry stops the server at start.",
+    about: "Comma-separated host names, IP addresses and CIDRs that webhook delivery (and other outbound calls to URLs an admin gave: notification webhooks, client metadata documents, SSO identity providers) may reach although they are private, loopback or otherwise refused (and over plain `http`), e.g. `localhost,127.0.0.1/32` in development. Empty: only public addresses, only `https`. A malformed entry stops the server at start.",
   },
   WEBHOOK_TIMEOUT_MS: { group: "Webhooks", about: "How long an endpoint has to answer a delivery." },
   EVENTS_STREAMS_PER_KEY: { group: "Event stream", about: "Open `GET /v1/events` streams per API key; one more is 429." },
