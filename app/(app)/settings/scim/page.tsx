@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { publicOrigin } from "@/lib/platform/config/public-url";
 import { requireMember } from "@/lib/domains/auth/current-member";
 import { listScimTokens } from "@/lib/domains/scim/tokens";
 import { ActionForm } from "../../_components/action-form";
@@ -24,7 +25,7 @@ export default async function ScimSettingsPage() {
           <div>
             <dt className="text-slate-600">SCIM base URL</dt>
             <dd>
-              <code className="font-mono text-xs text-slate-900">https://&lt;this host&gt;/scim/v2</code>
+              <code className="font-mono text-xs text-slate-900">{`${publicOrigin()}/scim/v2`}</code>
             </dd>
           </div>
           <div>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { publicOrigin } from "@/lib/platform/config/public-url";
 import { requireMember } from "@/lib/domains/auth/current-member";
 import { getSsoConnection } from "@/lib/domains/sso/connections";
 import { listSsoDomains, MAX_SSO_DOMAINS, verificationRecordName, verificationRecordValue } from "@/lib/domains/sso/domains";
@@ -22,7 +23,7 @@ export default async function SsoSettingsPage() {
       <Card title="OpenID Connect connection" id="connection">
         <p className="mb-4 text-sm text-slate-700">
           Register AgentDraft in your identity provider as a web application with the redirect URI{" "}
-          <code className="font-mono text-xs text-slate-900">https://&lt;this host&gt;/sso/callback</code> and the scopes <code className="font-mono text-xs">openid email profile</code>, then paste its issuer, client id and secret here. The issuer is checked by loading its discovery document; the secret is stored encrypted.
+          <code className="font-mono text-xs text-slate-900">{`${publicOrigin()}/sso/callback`}</code> and the scopes <code className="font-mono text-xs">openid email profile</code>, then paste its issuer, client id and secret here. The issuer is checked by loading its discovery document; the secret is stored encrypted.
         </p>
         <ActionForm action={saveSsoConnectionAction} submit={connection ? "Save connection" : "Add connection"} className="grid gap-4">
           <Field label="Issuer URL" name="sso-issuer" hint="Such as https://acme.okta.com, https://login.microsoftonline.com/<tenant id>/v2.0 or https://accounts.google.com">
