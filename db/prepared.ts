@@ -21,6 +21,7 @@ import { compileFixed } from "./compile-fixed";
  */
 const MAX_NAMED = 256;
 const names = new Map<string, string>();
+let pgliteRawOptions: QueryOptions | undefined;
 
 type Internals = {
   dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
@@ -47,11 +48,11 @@ export async function executeFixed<R>(q: Queryable, query: SQL): Promise<{ rows:
   const name = nameFor(compiled.sql);
   if (!name) return unnamed();
   if ((await getDriver()) === "pglite") {
-    // drizzle's raw-query options (row mode, its parsers) and the client: the PGlite instance, or inside a transaction its transaction handle.
-    const { rawQueryConfig } = internals.session.prepareQuery(compiled, undefined, name, false) as unknown as { rawQueryConfig: QueryOptions };
+    // drizzle's raw-query options (row mode, its parsers), the same for every statement: read once.
+    pgliteRawOptions ??= (internals.session.prepareQuery(compiled, undefined, name, false) as unknown as { rawQueryConfig: QueryOptions }).rawQueryConfig;
     const db = await getDb();
     const pg = (db as unknown as { $client: PGlite }).$client;
-    return pgliteExecuteNamed<R>(pg, q !== db, name, compiled.sql, compiled.params, rawQueryConfig);
+    return pgliteExecuteNamed<R>(pg, q !== db, name, compiled.sql, compiled.params, pgliteRawOptions);
   }
   try {
     return (await internals.session.prepareQuery(compiled, undefined, name, false).execute()) as { rows: R[] };

@@ -2,6 +2,7 @@ import NextAuth from "next-auth";
 import Passkey from "next-auth/providers/passkey";
 import { getDb } from "../../../db/client";
 import { env } from "../../platform/config/env";
+import { secureCookies } from "../../platform/config/cookies";
 import { authSecret } from "../../platform/config/auth-secret";
 import { agentDraftAdapter } from "./adapter";
 import { readRegistrationIntent } from "./intent-cookie";
@@ -21,7 +22,7 @@ export const { handlers, auth, signOut } = NextAuth(async () => {
     secret: authSecret(e),
     trustHost: e.AUTH_TRUST_HOST ?? true,
     // Secure (and __Secure-prefixed) cookies in production, unless the app is served over plain http.
-    useSecureCookies: e.NODE_ENV === "production" && !e.AUTH_URL?.startsWith("http:"),
+    useSecureCookies: secureCookies(),
     session: { strategy: "database", maxAge: 30 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     callbacks: {

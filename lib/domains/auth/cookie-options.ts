@@ -1,12 +1,11 @@
-import { env } from "../../platform/config/env";
+import { secureCookies } from "../../platform/config/cookies";
 
 /** The web app's own cookies: httpOnly, same-site, Secure in production unless served over plain http. */
 export function appCookieOptions(maxAgeSeconds: number) {
-  const e = env();
   return {
     httpOnly: true,
     sameSite: "lax" as const,
-    secure: e.NODE_ENV === "production" && !e.AUTH_URL?.startsWith("http:"),
+    secure: secureCookies(),
     path: "/",
     maxAge: maxAgeSeconds,
   };

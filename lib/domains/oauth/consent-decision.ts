@@ -2,17 +2,17 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { queryable } from "../../../db/transaction";
 import { members, sessions } from "../../../db/schema";
 import { publicOrigin } from "../../platform/config/public-url";
+import { SESSION_COOKIE_NAMES } from "../../platform/config/cookies";
 import { AppError } from "../../platform/errors";
 import { readBody } from "../../platform/api/read-body";
 import { denyConsent, grantConsent } from "./consent";
 
-const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"];
 const MAX_FORM_BYTES = 16 * 1024;
 
 function sessionToken(cookieHeader: string | null): string | undefined {
   for (const part of (cookieHeader ?? "").split(";")) {
     const [name, ...rest] = part.trim().split("=");
-    if (name && SESSION_COOKIES.includes(name)) return decodeURIComponent(rest.join("="));
+    if (name && (SESSION_COOKIE_NAMES as readonly string[]).includes(name)) return decodeURIComponent(rest.join("="));
   }
   return undefined;
 }

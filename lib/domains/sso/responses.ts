@@ -1,5 +1,6 @@
 import { publicOrigin } from "../../platform/config/public-url";
-import { completeSsoSignIn, secureCookies, sessionCookieName, SSO_SIGN_IN_TTL_MS, SSO_STATE_COOKIE, SsoRefusal, startSsoSignIn } from "./sign-in";
+import { secureCookies, sessionCookieName } from "../../platform/config/cookies";
+import { completeSsoSignIn, SSO_SIGN_IN_TTL_MS, SSO_STATE_COOKIE, SsoRefusal, startSsoSignIn } from "./sign-in";
 
 /** Where a person without a passkey goes after signing in with SSO: approvals need one. */
 export const ENROL_PASSKEY_PATH = "/settings?passkey=enrol#passkeys";

@@ -5,7 +5,6 @@ import { queryable, transaction } from "../../../db/transaction";
 import { members, scimUsers, sessions, ssoConnections, ssoSignIns, users } from "../../../db/schema";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { takeToken } from "../../platform/api/rate-limit";
-import { env } from "../../platform/config/env";
 import { publicOrigin } from "../../platform/config/public-url";
 import { newId } from "../../platform/ids";
 import { hasPasskey } from "../passkeys";
@@ -38,14 +37,6 @@ export class SsoRefusal extends Error {
   }
 }
 
-/** Whether cookies are Secure (and the session cookie __Secure-prefixed), as Auth.js is configured. */
-export function secureCookies(): boolean {
-  const e = env();
-  return e.NODE_ENV === "production" && !e.AUTH_URL?.startsWith("http:");
-}
-
-/** The Auth.js database session cookie's name (`authjs.session-token`, `__Secure-` when Secure). */
-export const sessionCookieName = () => (secureCookies() ? "__Secure-authjs.session-token" : "authjs.session-token");
 
 export const ssoRedirectUri = () => `${publicOrigin()}/sso/callback`;
 

@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
+import { pinnedLookup } from "../../platform/outbound/ssrf-guard";
 
 export type PostResult =
   | { ok: true; status: number; headers: http.IncomingHttpHeaders; latencyMs: number }
@@ -24,10 +24,6 @@ export function postPinned(
 ): Promise<PostResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
-  const pinnedLookup = ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-    if (options?.all) cb(null, [address]);
-    else cb(null, address.address, address.family);
-  }) as unknown as LookupFunction;
   const client = url.protocol === "https:" ? https : http;
 
   return new Promise((resolve) => {
@@ -43,7 +39,7 @@ export function postPinned(
       {
         method: "POST",
         headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "AgentDraft-Webhooks/1" },
-        lookup: pinnedLookup,
+        lookup: pinnedLookup(address),
         agent: false,
       },
       (res) => {

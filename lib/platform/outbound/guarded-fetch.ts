@@ -1,8 +1,7 @@
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
 import { env } from "../config/env";
-import { checkDestination, isAllowlistedHost, parseAllowlist, systemResolver, type Resolver } from "./ssrf-guard";
+import { checkDestination, isAllowlistedHost, parseAllowlist, pinnedLookup, systemResolver, type Resolver } from "./ssrf-guard";
 
 export const GUARDED_FETCH_TIMEOUT_MS = 10_000;
 export const GUARDED_FETCH_MAX_BYTES = 1024 * 1024;
@@ -32,10 +31,9 @@ export async function guardedFetch(
   const body = init.body === undefined || init.body === null ? undefined : init.body instanceof URLSearchParams ? init.body.toString() : typeof init.body === "string" ? init.body : null;
   if (body === null) throw new TypeError("guardedFetch sends only string or form bodies");
   if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
-  const lookup = ((_h: string, o: { all?: boolean }, cb: (...a: unknown[]) => void) => (o?.all ? cb(null, [address]) : cb(null, address.address, address.family))) as unknown as LookupFunction;
   const client = url.protocol === "https:" ? https : http;
   return new Promise<Response>((resolvePromise, reject) => {
-    const req = client.request(url, { method: init.method ?? "GET", headers: { "user-agent": "AgentDraft-SSO/1", ...headers }, lookup, agent: false }, (res) => {
+    const req = client.request(url, { method: init.method ?? "GET", headers: { "user-agent": "AgentDraft-SSO/1", ...headers }, lookup: pinnedLookup(address), agent: false }, (res) => {
       const chunks: Buffer[] = [];
       let seen = 0;
       res.on("data", (c: Buffer) => {

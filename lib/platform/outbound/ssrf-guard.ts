@@ -1,4 +1,4 @@
-import { BlockList, isIP } from "node:net";
+import { BlockList, isIP, type LookupFunction } from "node:net";
 import { lookup as dnsLookup } from "node:dns/promises";
 
 /** Resolves a host name to all its addresses (dns.lookup by default; tests pass a stub). */
@@ -128,4 +128,15 @@ export async function checkDestination(
     }
   }
   return resolved[0]!;
+}
+
+/**
+ * A socket `lookup` that answers `address` (already checked above) whatever DNS says now, so a
+ * rebinding answer is never used; the Host header and TLS SNI keep the URL's host name.
+ */
+export function pinnedLookup(address: { address: string; family: number }): LookupFunction {
+  return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+    if (options?.all) cb(null, [address]);
+    else cb(null, address.address, address.family);
+  }) as unknown as LookupFunction;
 }

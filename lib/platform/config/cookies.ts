@@ -1,0 +1,13 @@
+import { env } from "./env";
+
+/** Whether the app's cookies are Secure (and Auth.js's `__Secure-` prefixed): in production, unless served over plain http. */
+export function secureCookies(): boolean {
+  const e = env();
+  return e.NODE_ENV === "production" && !e.AUTH_URL?.startsWith("http:");
+}
+
+/** The names Auth.js gives its database session cookie: Secure, then plain. */
+export const SESSION_COOKIE_NAMES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
+
+/** The session cookie's name as this deployment sets it. */
+export const sessionCookieName = () => SESSION_COOKIE_NAMES[secureCookies() ? 0 : 1];
