@@ -43,7 +43,8 @@ const nextConfig: NextConfig = {
   output: "standalone",
   poweredByHeader: false,
   // forbidden(): pages answer 403 with app/forbidden.tsx when a member's role is too low.
-  experimental: { authInterrupts: true },
+  // BENCH_NO_MINIFY=1 at build time keeps server code readable in CPU profiles (bench/README.md).
+  experimental: { authInterrupts: true, ...(process.env.BENCH_NO_MINIFY ? { serverMinification: false } : {}) },
   async headers() {
     return [{ source: "/:path*", headers: SECURITY_HEADERS }];
   },

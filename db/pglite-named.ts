@@ -21,6 +21,24 @@ const parsed = new WeakMap<PGlite, Map<string, number[]>>();
 
 const concat = (parts: Uint8Array[]) => Buffer.concat(parts);
 
+/**
+ * PGlite's own parsers and serializers with the caller's on top, merged once per (instance,
+ * options) rather than on every statement (PGlite's parseResults spreads both maps per call).
+ */
+type Merged = { serializers: PGlite["serializers"]; parsers: PGlite["parsers"]; rest: QueryOptions };
+const mergedOptions = new WeakMap<PGlite, WeakMap<QueryOptions, Merged>>();
+function merged(pg: PGlite, options: QueryOptions) {
+  let perPg = mergedOptions.get(pg);
+  if (!perPg) mergedOptions.set(pg, (perPg = new WeakMap()));
+  let m = perPg.get(options);
+  if (!m) {
+    const { parsers, serializers, ...rest } = options;
+    m = { serializers: { ...pg.serializers, ...serializers }, parsers: { ...pg.parsers, ...parsers }, rest };
+    perPg.set(options, m);
+  }
+  return m;
+}
+
 let protocolModule: Promise<typeof import("@electric-sql/pglite")> | undefined;
 const pgliteModule = () => (protocolModule ??= import("@electric-sql/pglite"));
 
@@ -44,7 +62,7 @@ export async function pgliteExecuteNamed<R>(pg: PGlite, inTransaction: boolean, 
         types = parse.parseDescribeStatementResults(await send(concat([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()])));
         names.set(name, types);
       }
-      const serializers = { ...pg.serializers, ...options.serializers };
+      const { serializers, parsers, rest } = merged(pg, options);
       const values = params.map((value, i) => {
         if (value === null || value === undefined) return null;
         const serializer = serializers[types![i]!];
@@ -53,7 +71,7 @@ export async function pgliteExecuteNamed<R>(pg: PGlite, inTransaction: boolean, 
       // Bind, Describe, Execute and Sync in one exchange; an error still ends at the Sync, so the session is ready again.
       const messages = await send(concat([serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]));
       if (!inTransaction) await pg.syncToFs();
-      return { rows: (parse.parseResults(messages, pg.parsers, options)[0]?.rows ?? []) as R[] };
+      return { rows: (parse.parseResults(messages, parsers, rest)[0]?.rows ?? []) as R[] };
     } catch (err) {
       // Parsed but not described, or a plan whose result changed under it (0A000 after DDL): gone, parsed again next time.
       if (!names.has(name) || (err as { code?: string }).code === "0A000") {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoTime } from "../../platform/api/common-schemas";
 import { paginationQuery } from "../../platform/api/pagination";
+import { isTimeZone } from "../../platform/time/zoned";
 
 export { isoTime };
 
@@ -9,14 +10,7 @@ export const createCalendarInput = z.object({
   description: z.string().trim().max(500).nullish(),
   timezone: z
     .string()
-    .refine((tz) => {
-      try {
-        new Intl.DateTimeFormat("en", { timeZone: tz });
-        return true;
-      } catch {
-        return false;
-      }
-    }, "an IANA time zone such as Europe/Berlin")
+    .refine(isTimeZone, "an IANA time zone such as Europe/Berlin")
     .default("UTC"),
 });
 

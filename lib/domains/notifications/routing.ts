@@ -1,4 +1,5 @@
 import type { NotificationChannelRow, NotificationType } from "../../../db/schema";
+import { zonedClock } from "../../platform/time/zoned";
 
 type Rules = Pick<NotificationChannelRow, "notificationTypes" | "actionClasses" | "minAmount">;
 
@@ -19,9 +20,8 @@ type Quiet = Pick<NotificationChannelRow, "quietStartMinute" | "quietEndMinute" 
 
 /** Minutes after local midnight in a time zone. */
 export function localMinute(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
-  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
-  return (get("hour") % 24) * 60 + get("minute");
+  const [hour, minute] = zonedClock(at, timeZone).split(":");
+  return Number(hour) * 60 + Number(minute);
 }
 
 /**
@@ -47,13 +47,3 @@ export function parseClock(value: string | null | undefined): number | null {
 }
 
 export const formatClock = (minute: number | null) => (minute === null ? "" : `${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`);
-
-/** True when the runtime knows this IANA time zone. */
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-GB", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}

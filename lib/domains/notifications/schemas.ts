@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NOTIFICATION_CHANNEL_KINDS, NOTIFICATION_TYPES } from "../../../db/schema";
-import { isTimeZone, parseClock } from "./routing";
+import { isTimeZone } from "../../platform/time/zoned";
+import { parseClock } from "./routing";
 
 /** A form's checkbox list: absent (nothing ticked), one value, or several. */
 const list = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined || v === "" ? [] : Array.isArray(v) ? v : [v]), z.array(item).max(20));

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Transaction } from "../../../db/client";
 import { webhookEvents, type WebhookEventRow } from "../../../db/schema";
 import { jsonValue, rowFromJson } from "../../../db/row-json";
+import { executeFixed } from "../../../db/prepared";
 import { newId } from "../ids";
 import type { Actor } from "../actor";
 import { announceOutbox, type OutboxDelivery } from "./outbox";
@@ -20,7 +21,9 @@ export async function emitEvent(
   actor: Actor,
   event: { type: EventType; agentId?: string | null; data: Record<string, unknown> },
 ): Promise<WebhookEventRow> {
-  const { rows } = await tx.execute<{ emitted: { event: Record<string, unknown>; deliveries: OutboxDelivery[] } | string }>(
+  // One fixed text: a named prepared statement where the driver keeps them (db/prepared.ts).
+  const { rows } = await executeFixed<{ emitted: { event: Record<string, unknown>; deliveries: OutboxDelivery[] } | string }>(
+    tx,
     sql`select agentdraft_emit(${actor.workspaceId}, ${event.type}, ${event.agentId ?? null}, ${JSON.stringify(event.data)}::jsonb, ${actor.traceId ?? null}, ${newId("webhookEvent")}) as emitted`,
   );
   const emitted = jsonValue<{ event: Record<string, unknown>; deliveries: OutboxDelivery[] }>(rows[0]!.emitted);

@@ -1,14 +1,21 @@
 // Times in a named IANA zone, with Intl only (no library): formatting, and local midnights
 // for a calendar's day columns.
 
+// Building an Intl.DateTimeFormat costs about as much as the rest of a request (ICU loads the
+// zone's rules), so a zone found valid once is remembered. Only valid names are kept: the set is
+// bounded by the IANA database (about 600 names and their aliases), whatever callers send.
+const knownZones = new Set<string>();
+
 export function isTimeZone(tz: string): boolean {
+  if (knownZones.has(tz)) return true;
   if (!tz || tz.length > 64) return false;
   try {
     new Intl.DateTimeFormat("en", { timeZone: tz });
-    return true;
   } catch {
     return false;
   }
+  knownZones.add(tz);
+  return true;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
