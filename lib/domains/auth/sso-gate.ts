@@ -6,10 +6,11 @@ import { currentSessionToken } from "./session-token";
 
 /**
  * Auth.js's signIn callback for passkeys, for an email whose domain requires SSO (docs/sso.md):
- * signing in with an existing passkey (an assertion, whose account Auth.js read from the database)
- * is refused, and so is registering a new passkey unless this browser's session began with an SSO
- * sign-in of that same person (they enrol a passkey for approvals). An invitation or a session
- * that began with a passkey registers none: the identity provider decides who gets in.
+ * a passkey ceremony counts only inside a session that began with an SSO sign-in of that same
+ * person. There, registering enrols the passkey approvals need, and an assertion confirms (the
+ * step-up for approvals and passkey changes: Auth.js keeps the session). Anywhere else, signing
+ * in with a passkey is refused, and so is registering one (an invitation, a session that began
+ * with a passkey): the identity provider decides who gets in.
  */
 export async function passkeySignInAllowed(
   user: { email?: string | null },
@@ -18,7 +19,6 @@ export async function passkeySignInAllowed(
 ): Promise<boolean> {
   if (account?.type !== "webauthn" || !user.email) return true;
   if (!(await ssoRequiredForEmail(user.email))) return true;
-  if (account.userId) return false; // an assertion: signing in with a passkey
   return signedInBySsoAs(await readSessionToken(), user.email);
 }
 

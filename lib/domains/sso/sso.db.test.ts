@@ -375,7 +375,7 @@ describe("signing in with SSO", () => {
     expect((await signIn(carol)).location).toBe(`${url()}/sign-in?sso_error=not_member`);
   });
 
-  it("when a domain requires SSO, refuses a passkey sign-in of its emails, and a passkey registration that did not come through an SSO sign-in", async () => {
+  it("when a domain requires SSO, refuses a passkey sign-in of its emails, and any passkey ceremony outside the person's own SSO session", async () => {
     const { workspace, admin, domain, name } = await ssoWorkspace();
     const email = `ida@${name}`;
     const signInWithPasskey = { type: "webauthn", userId: "usr_x" };
@@ -395,11 +395,14 @@ describe("signing in with SSO", () => {
     const flow = await signIn(email);
     expect(flow.location).toBe(`${url()}${ENROL_PASSKEY_PATH}`);
     expect(await passkeySignInAllowed({ email }, registering, async () => flow.sessionToken)).toBe(true);
+    // In that session an assertion confirms (approvals' step-up), it signs no one in: allowed too.
+    expect(await passkeySignInAllowed({ email }, { type: "webauthn", userId: ida.user.id }, async () => flow.sessionToken)).toBe(true);
     // ...refused in a session that began with a passkey, or in someone else's SSO session.
     const db = await getDb();
     const passkeySession = `passkey-session-${n}`;
     await db.insert(sessions).values({ sessionToken: passkeySession, userId: ida.user.id, expires: new Date(Date.now() + 3_600_000) });
     expect(await passkeySignInAllowed({ email }, registering, async () => passkeySession)).toBe(false);
+    expect(await passkeySignInAllowed({ email }, { type: "webauthn", userId: ida.user.id }, async () => passkeySession)).toBe(false);
     await member(workspace.id, `joe@${name}`);
     const joe = await signIn(`joe@${name}`);
     expect(await passkeySignInAllowed({ email }, registering, async () => joe.sessionToken)).toBe(false);
