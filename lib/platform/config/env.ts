@@ -332,7 +332,7 @@ export const OTHER_ENV_DOCS: Record<string, EnvDoc & { default: string }> = {
   LEASES_SEED: { group: "Tests and benchmarks", about: "Tests only: the seed of the randomized leases run (printed by each run).", default: "random" },
   CLAIMS_SEED: { group: "Tests and benchmarks", about: "Tests only: the seed of the randomized message-claims run (printed by each run).", default: "random" },
   BOUND_HOLDS_SEED: { group: "Tests and benchmarks", about: "Tests only: the seed of the randomized run of holds bound to approvals (printed by each run).", default: "random" },
-  E2E_PORT: { group: "Tests and benchmarks", about: "Playwright: the first port of the e2e servers (the config uses it and the 45 ports above it).", default: "`3217`" },
+  E2E_PORT: { group: "Tests and benchmarks", about: "Playwright: the first port of the e2e servers (the config uses it and the 62 ports above it).", default: "`3217`" },
   CHROMIUM_PATH: { group: "Tests and benchmarks", about: "Playwright: the Chromium binary (Debian's, never a downloaded browser).", default: "`/usr/bin/chromium`" },
   BENCH_SECONDS: { group: "Tests and benchmarks", about: "Benchmarks only: duration per row.", default: "`10`" },
   BENCH_AGENTS: { group: "Tests and benchmarks", about: "Benchmarks only: concurrent agents.", default: "`50`" },
