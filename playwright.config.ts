@@ -15,6 +15,8 @@ const GOOGLE = `http://127.0.0.1:${PORT + 1}`;
 const SLACK = `http://127.0.0.1:${PORT + 2}/api/`;
 // The Microsoft 365 story's local fake identity platform + Graph (started by the test) listens on PORT + 41.
 const MICROSOFT = `http://127.0.0.1:${PORT + 41}`;
+// The OIDC SSO story's identity provider (oidc-provider) listens on PORT + 61, its DNS server (TXT records) on UDP PORT + 62.
+const SSO_DNS = `127.0.0.1:${PORT + 62}`;
 // Set once in the main process; workers inherit it, so they agree on the directory.
 process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(tmpdir(), "agentdraft-e2e-")), "db");
 
@@ -41,6 +43,8 @@ const OWN_SERVER: { name: string; spec: RegExp; port: number; env?: Record<strin
     port: PORT + 40,
     env: { MICROSOFT_CLIENT_ID: "00000000-0000-0000-0000-fakeclient01", MICROSOFT_CLIENT_SECRET: "fake~microsoft~secret", MICROSOFT_AUTHORITY_URL: MICROSOFT, MICROSOFT_GRAPH_URL: `${MICROSOFT}/v1.0` },
   },
+  // An owner connects an OIDC identity provider and verifies a domain by DNS; a member signs in with SSO.
+  { name: "sso-oidc", spec: /sso-oidc\.spec\.ts/, port: PORT + 60, env: { SSO_DNS_SERVER: SSO_DNS } },
 ];
 const ENCRYPTION_KEYS = randomBytes(32).toString("base64");
 

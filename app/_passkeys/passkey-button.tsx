@@ -23,7 +23,7 @@ export function AddPasskey() {
 
 /** Proves a passkey again while signed in: passkey changes and connecting an application need a recent confirmation. */
 export function ConfirmWithPasskey({ returnTo = "/settings" }: { returnTo?: string }) {
-  return <CeremonyButton label="Confirm with a passkey" ceremony={() => passkeyCeremony({ redirectTo: returnTo })} destination={() => returnTo} />;
+  return <CeremonyButton label="Confirm with a passkey" ceremony={() => passkeyCeremony({ action: "authenticate", redirectTo: returnTo })} destination={() => returnTo} />;
 }
 
 /** A button that runs a passkey ceremony, then loads where it leads, or says what went wrong. */

@@ -5,9 +5,10 @@ import { signIn } from "next-auth/webauthn";
 /**
  * Runs a passkey ceremony through Auth.js. `register` with an email creates an account (the
  * server holds what it is for); `register` without one adds a passkey to the signed-in
- * person; no action signs in with a discoverable passkey. Returns where to go next, or an error.
+ * person; `authenticate` confirms a passkey of the signed-in person (Auth.js refuses a signed-in
+ * ceremony without an action); no action signs in with a discoverable passkey. Returns where to go next, or an error.
  */
-export async function passkeyCeremony(opts: { action?: "register"; email?: string; redirectTo: string }): Promise<{ url: string } | { error: string }> {
+export async function passkeyCeremony(opts: { action?: "register" | "authenticate"; email?: string; redirectTo: string }): Promise<{ url: string } | { error: string }> {
   try {
     const params: Record<string, string> = {};
     if (opts.action) params.action = opts.action;
@@ -27,7 +28,7 @@ export async function passkeyCeremony(opts: { action?: "register"; email?: strin
 function describe(code: string | null | undefined): string {
   switch (code) {
     case "AccessDenied":
-      return "This passkey cannot be used here.";
+      return "This passkey cannot be used here. If your organisation requires single sign-on for your email domain, sign in with SSO (and add your passkey once signed in).";
     case "CallbackRouteError":
       return "The passkey was not accepted: the invitation or setup may no longer be valid, or the account already exists.";
     default:

@@ -12,6 +12,8 @@ export const sessions = pgTable(
     expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
     /** When this session last proved a passkey (sign-in, or a confirmation since): passkey changes need it recent. */
     authenticatedAt: timestamp("authenticated_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    /** How the session began: a passkey (Auth.js) or an SSO sign-in. A domain that requires SSO lets only the latter register a passkey. */
+    signedInVia: text("signed_in_via", { enum: ["passkey", "sso"] }).default("passkey").notNull(),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );

@@ -9,16 +9,40 @@ export type TestIdp = {
   close: () => Promise<void>;
 };
 
+const escapeHtml = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The identity provider's sign-in page, as a person sees it in a browser (the e2e story fills it in). */
+const loginPage = (uid: string, hint: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in — Test IdP</title></head>
+<body style="font-family:sans-serif;max-width:24rem;margin:4rem auto">
+<h1>Test IdP</h1><p>Sign in to continue to AgentDraft.</p>
+<form method="post" action="/interaction/${escapeHtml(uid)}/login">
+<label for="idp-email">Email</label><br><input id="idp-email" name="email" type="email" value="${escapeHtml(hint)}" required><br><br>
+<label for="idp-password">Password</label><br><input id="idp-password" name="password" type="password" required><br><br>
+<button type="submit">Sign in</button>
+</form></body></html>`;
+
+const readForm = (req: http.IncomingMessage) =>
+  new Promise<URLSearchParams>((resolve, reject) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk.length + body.length > 10_000 ? "" : chunk));
+    req.on("end", () => resolve(new URLSearchParams(body)));
+    req.on("error", reject);
+  });
+
 /**
  * A real OpenID Connect provider (oidc-provider) on loopback with the given clients. Its login and
  * consent are answered by this server: the interaction page logs in whoever `loginAs` named and
- * grants the scopes asked for, so a test drives the whole redirect dance with fetch.
+ * grants the scopes asked for, so a test drives the whole redirect dance with fetch. With
+ * `loginForm`, the interaction page is a sign-in form a browser fills in instead (any password).
+ * `port` 0 takes any free port; the e2e story gives a fixed one (the server's environment names it).
  */
-export async function startTestIdp(clients: { client_id: string; client_secret: string; redirect_uris: string[] }[]): Promise<TestIdp> {
+export async function startTestIdp(clients: { client_id: string; client_secret: string; redirect_uris: string[] }[], opts: { port?: number; loginForm?: boolean } = {}): Promise<TestIdp> {
   let next: { email: string; claims: Record<string, unknown> } = { email: "nobody@example.test", claims: {} };
   const accounts = new Map<string, Record<string, unknown>>();
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
     clients: clients.map((c) => ({ ...c, grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" })),
@@ -36,8 +60,20 @@ export async function startTestIdp(clients: { client_id: string; client_secret: 
     if (!req.url?.startsWith("/interaction/")) return callback(req, res);
     try {
       const details = await provider.interactionDetails(req, res);
-      const accountId = next.email;
-      accounts.set(accountId, next.claims);
+      let accountId = next.email;
+      if (opts.loginForm) {
+        if (req.method !== "POST") {
+          res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(loginPage(details.uid, String(details.params.login_hint ?? "")));
+          return;
+        }
+        const form = await readForm(req);
+        accountId = (form.get("email") ?? "").trim().toLowerCase();
+        if (!accountId || !form.get("password")) {
+          res.writeHead(400).end("enter an email and a password");
+          return;
+        }
+      }
+      accounts.set(accountId, accountId === next.email ? next.claims : {});
       const grant = new provider.Grant({ accountId, clientId: details.params.client_id });
       grant.addOIDCScope(String(details.params.scope));
       const grantId = await grant.save();

@@ -4,6 +4,7 @@ import { forbidden, redirect } from "next/navigation";
 import type { MemberRow, WorkspaceRow } from "../../../db/schema";
 import { membershipsOfUser, type Membership } from "../members";
 import { hasRole, type MemberRole } from "../members";
+import { WORKSPACE_COOKIE } from "../../platform/config/cookies";
 import { auth } from "./auth";
 
 export type SignedInMember = {
@@ -20,8 +21,7 @@ export const currentUser = cache(async () => {
   return { id: u.id, email: u.email, name: u.name ?? null };
 });
 
-/** Names the workspace a person with several memberships is looking at. Not a grant: it only selects among their own memberships. */
-export const WORKSPACE_COOKIE = "agentdraft-workspace";
+export { WORKSPACE_COOKIE };
 
 /** Every workspace the signed-in person belongs to, oldest membership first. */
 export const currentMemberships = cache(async (): Promise<Membership[]> => {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { resolveTxt } from "node:dns/promises";
+import { Resolver, resolveTxt } from "node:dns/promises";
 import { domainToASCII } from "node:url";
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -9,6 +9,7 @@ import { isUniqueViolation } from "../../../db/errors";
 import { ssoConnections, ssoDomains, type SsoConnectionRow, type SsoDomainRow } from "../../../db/schema";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
+import { env } from "../../platform/config/env";
 import { AppError, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 
@@ -73,7 +74,14 @@ async function domainOf(tx: Transaction, actor: Actor, id: string): Promise<SsoD
   return row;
 }
 
-const systemTxt: TxtResolver = (name) => resolveTxt(name);
+/** The system's resolvers, or the loopback DNS server the operator named (SSO_DNS_SERVER, checked loopback-only at start). */
+const systemTxt: TxtResolver = (name) => {
+  const server = env().SSO_DNS_SERVER;
+  if (!server) return resolveTxt(name);
+  const resolver = new Resolver({ timeout: 3000, tries: 2 });
+  resolver.setServers([server]);
+  return resolver.resolveTxt(name);
+};
 
 /**
  * Checks the domain's TXT record at `_agentdraft.<domain>` for `agentdraft-verification=<token>`

@@ -1,5 +1,5 @@
 import { publicOrigin } from "../../platform/config/public-url";
-import { secureCookies, sessionCookieName } from "../../platform/config/cookies";
+import { secureCookies, sessionCookieName, WORKSPACE_COOKIE } from "../../platform/config/cookies";
 import { completeSsoSignIn, SSO_SIGN_IN_TTL_MS, SSO_STATE_COOKIE, SsoRefusal, startSsoSignIn } from "./sign-in";
 
 /** Where a person without a passkey goes after signing in with SSO: approvals need one. */
@@ -39,13 +39,22 @@ export async function ssoStartResponse(req: Request, next: string): Promise<Resp
   }
 }
 
-/** GET /sso/callback : the identity provider's answer; a session cookie as Auth.js sets it, then on (or to enrol a passkey). */
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * GET /sso/callback : the identity provider's answer; a session cookie as Auth.js sets it, the
+ * connection's workspace as the active one (the web app's workspace switcher cookie), then on (or to enrol a passkey).
+ */
 export async function ssoCallbackResponse(req: Request): Promise<Response> {
   const params = new URL(req.url).searchParams;
   try {
     const done = await completeSsoSignIn(params, readCookie(req.headers.get("cookie"), SSO_STATE_COOKIE));
     const maxAge = Math.floor((done.expires.getTime() - Date.now()) / 1000);
-    return redirect(done.needsPasskey ? ENROL_PASSKEY_PATH : done.next, [cookie(sessionCookieName(), done.sessionToken, maxAge), cookie(SSO_STATE_COOKIE, "", 0, "/sso")]);
+    return redirect(done.needsPasskey ? ENROL_PASSKEY_PATH : done.next, [
+      cookie(sessionCookieName(), done.sessionToken, maxAge),
+      cookie(WORKSPACE_COOKIE, done.workspaceId, YEAR_SECONDS),
+      cookie(SSO_STATE_COOKIE, "", 0, "/sso"),
+    ]);
   } catch (err) {
     return refused(err, true);
   }

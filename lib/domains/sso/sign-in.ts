@@ -157,7 +157,7 @@ async function finishSignIn(connection: typeof ssoConnections.$inferSelect, emai
     const sessionToken = randomBytes(32).toString("base64url");
     const expires = new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000);
     // authenticated_at in the past: an SSO sign-in is not a passkey proof (passkey changes and approvals ask for one).
-    await tx.insert(sessions).values({ sessionToken, userId: user!.id, expires, authenticatedAt: new Date(0) });
+    await tx.insert(sessions).values({ sessionToken, userId: user!.id, expires, authenticatedAt: new Date(0), signedInVia: "sso" });
     const actor = { type: "member" as const, workspaceId: connection.workspaceId, memberId: member!.id };
     await appendAudit(tx, [
       ...(joined ? [{ actor, action: "member.joined", resource: { type: "member", id: member!.id }, summary: { email, role: "viewer", via: "sso" } }] : []),

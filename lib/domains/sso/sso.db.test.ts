@@ -11,7 +11,8 @@ import { serveApiForTests } from "../../../test/helpers/api-client";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newMember, newWorkspace } from "../../../test/helpers/fixtures";
 import { CookieJar, startTestIdp, type TestIdp } from "../../../test/helpers/oidc-provider";
-import { resetEnvCache } from "../../platform/config/env";
+import { startTestDns } from "../../../test/helpers/dns-server";
+import { envSchema, resetEnvCache } from "../../platform/config/env";
 import { newId } from "../../platform/ids";
 import { isRecentlyAuthenticated } from "../passkeys/passkeys";
 import { passkeySignInAllowed } from "../auth/sso-gate";
@@ -190,6 +191,29 @@ describe("email domains", () => {
     expect((await setSsoRequired(admin.actor, domain.id, true)).requireSso).toBe(true);
   });
 
+  it("verify through the loopback DNS server SSO_DNS_SERVER names (a real DNS exchange), and no other", async () => {
+    const dnsServer = await startTestDns();
+    const saved = process.env.SSO_DNS_SERVER;
+    try {
+      process.env.SSO_DNS_SERVER = dnsServer.address;
+      resetEnvCache();
+      const { admin, domain, name } = await ssoWorkspace({ verify: false });
+      await expect(verifySsoDomain(admin.actor, domain.id)).rejects.toMatchObject({ code: "domain_not_verified" }); // NXDOMAIN
+      dnsServer.setTxt(`_agentdraft.${name}`, ["v=spf1 -all", verificationRecordValue(domain.verificationToken)]);
+      expect((await verifySsoDomain(admin.actor, domain.id)).verifiedAt).toBeInstanceOf(Date);
+    } finally {
+      if (saved === undefined) delete process.env.SSO_DNS_SERVER;
+      else process.env.SSO_DNS_SERVER = saved;
+      resetEnvCache();
+      await dnsServer.close();
+    }
+    // Only a resolver on this host: another address is a configuration error at start.
+    const dnsServerSetting = (v: string) => envSchema.shape.SSO_DNS_SERVER.safeParse(v).success;
+    expect(dnsServerSetting("127.0.0.1:5353")).toBe(true);
+    expect(dnsServerSetting("[::1]:53")).toBe(true);
+    for (const bad of ["8.8.8.8:53", "10.0.0.1:53", "dns.example.com:53", "127.0.0.1", "localhost:53"]) expect(dnsServerSetting(bad), bad).toBe(false);
+  });
+
   it("are validated, and another workspace's domain cannot be read or changed", async () => {
     const a = await ssoWorkspace();
     const b = await ssoWorkspace();
@@ -230,6 +254,11 @@ describe("signing in with SSO", () => {
     expect(flow.location).toBe(`${url()}${ENROL_PASSKEY_PATH}`);
     expect(flow.sessionToken).toBeTruthy();
     expect(flow.final!.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))).toMatch(/HttpOnly; SameSite=Lax/);
+    // The workspace of the connection becomes the active one (the web app's workspace cookie).
+    expect(flow.final!.headers.getSetCookie().find((c) => c.startsWith("agentdraft-workspace="))).toMatch(new RegExp(`^agentdraft-workspace=${workspace.id}; Path=/; Max-Age=\\d+; HttpOnly; SameSite=Lax`));
+    expect(flow.jar.cookies.get("agentdraft-workspace")).toBe(workspace.id);
+    // The session remembers it began with SSO (a domain that requires SSO lets only such a session register a passkey).
+    expect(await (await getDb()).select({ via: sessions.signedInVia }).from(sessions).where(eq(sessions.sessionToken, flow.sessionToken!))).toEqual([{ via: "sso" }]);
     // Auth.js reads that session like one it made: the web app is signed in.
     expect(await authSession(flow.sessionToken!)).toMatchObject({ user: { email, id: ada.user.id }, session: { sessionToken: flow.sessionToken } });
     // Over HTTP: the consent route takes the cookie as a member's session (then finds no OAuth request: 400), and refuses a forged one (401).
@@ -346,21 +375,48 @@ describe("signing in with SSO", () => {
     expect((await signIn(carol)).location).toBe(`${url()}/sign-in?sso_error=not_member`);
   });
 
-  it("when a domain requires SSO, refuses a passkey sign-in of its emails (not a passkey enrolment)", async () => {
-    const { admin, domain, name } = await ssoWorkspace();
+  it("when a domain requires SSO, refuses a passkey sign-in of its emails, and any passkey ceremony outside the person's own SSO session", async () => {
+    const { workspace, admin, domain, name } = await ssoWorkspace();
     const email = `ida@${name}`;
     const signInWithPasskey = { type: "webauthn", userId: "usr_x" };
-    expect(await passkeySignInAllowed({ email }, signInWithPasskey)).toBe(true);
+    const registering = { type: "webauthn" };
+    const noSession = async () => undefined;
+    expect(await passkeySignInAllowed({ email }, signInWithPasskey, noSession)).toBe(true);
+    expect(await passkeySignInAllowed({ email }, registering, noSession)).toBe(true); // an invited newcomer, while SSO is optional
     await setSsoRequired(admin.actor, domain.id, true);
-    expect(await passkeySignInAllowed({ email: email.toUpperCase() }, signInWithPasskey)).toBe(false);
-    expect(await passkeySignInAllowed({ email }, { type: "webauthn" })).toBe(true); // registering a passkey
-    expect(await passkeySignInAllowed({ email: "ida@elsewhere.test" }, signInWithPasskey)).toBe(true);
+    expect(await passkeySignInAllowed({ email: email.toUpperCase() }, signInWithPasskey, noSession)).toBe(false);
+    expect(await passkeySignInAllowed({ email: "ida@elsewhere.test" }, signInWithPasskey, noSession)).toBe(true);
+    expect(await passkeySignInAllowed({ email: "ida@elsewhere.test" }, registering, noSession)).toBe(true);
+
+    // Registering: refused without a session (an invitation, a stranger)...
+    expect(await passkeySignInAllowed({ email }, registering, noSession)).toBe(false);
+    // ...allowed in the session of Ida's own SSO sign-in (she enrols a passkey for approvals; the e2e story does it in Chromium)...
+    const ida = await member(workspace.id, email);
+    const flow = await signIn(email);
+    expect(flow.location).toBe(`${url()}${ENROL_PASSKEY_PATH}`);
+    expect(await passkeySignInAllowed({ email }, registering, async () => flow.sessionToken)).toBe(true);
+    // In that session an assertion confirms (approvals' step-up), it signs no one in: allowed too.
+    expect(await passkeySignInAllowed({ email }, { type: "webauthn", userId: ida.user.id }, async () => flow.sessionToken)).toBe(true);
+    // ...refused in a session that began with a passkey, or in someone else's SSO session.
+    const db = await getDb();
+    const passkeySession = `passkey-session-${n}`;
+    await db.insert(sessions).values({ sessionToken: passkeySession, userId: ida.user.id, expires: new Date(Date.now() + 3_600_000) });
+    expect(await passkeySignInAllowed({ email }, registering, async () => passkeySession)).toBe(false);
+    expect(await passkeySignInAllowed({ email }, { type: "webauthn", userId: ida.user.id }, async () => passkeySession)).toBe(false);
+    await member(workspace.id, `joe@${name}`);
+    const joe = await signIn(`joe@${name}`);
+    expect(await passkeySignInAllowed({ email }, registering, async () => joe.sessionToken)).toBe(false);
+    // An expired SSO session registers nothing.
+    await db.update(sessions).set({ expires: new Date(Date.now() - 1000) }).where(eq(sessions.sessionToken, flow.sessionToken!));
+    expect(await passkeySignInAllowed({ email }, registering, async () => flow.sessionToken)).toBe(false);
+
     await setSsoRequired(admin.actor, domain.id, false);
-    expect(await passkeySignInAllowed({ email }, signInWithPasskey)).toBe(true);
+    expect(await passkeySignInAllowed({ email }, signInWithPasskey, noSession)).toBe(true);
+    expect(await passkeySignInAllowed({ email }, registering, noSession)).toBe(true);
     // Removing the connection removes its domains: passkeys work again, and the domain is free.
     await setSsoRequired(admin.actor, domain.id, true);
     await deleteSsoConnection(admin.actor);
-    expect(await passkeySignInAllowed({ email }, signInWithPasskey)).toBe(true);
+    expect(await passkeySignInAllowed({ email }, signInWithPasskey, noSession)).toBe(true);
     const other = await ssoWorkspace({ domain: name });
     expect(other.domain.name).toBe(name);
   });

@@ -12,6 +12,8 @@ export const envSchema = z.object({
   ...databaseEnvSchema.shape,
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+  SCIM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(10),
+  SCIM_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(200),
   API_WORKSPACE_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(200),
   API_WORKSPACE_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(1000),
   AUDIT_VERIFY_PER_MINUTE: z.coerce.number().positive().default(30),
@@ -39,6 +41,11 @@ export const envSchema = z.object({
   MAIL_MAX_BODY_CHARS: z.coerce.number().int().min(1024).default(256 * 1024),
   AGENTDRAFT_ENCRYPTION_KEYS: z.string().trim().min(1).optional(),
   WEBHOOK_ALLOWED_HOSTS: z.string().default(""),
+  SSO_DNS_SERVER: z
+    .string()
+    .trim()
+    .regex(/^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]):\d{1,5}$/, "a loopback resolver as 127.0.0.1:PORT or [::1]:PORT (a DNS server on another host is refused)")
+    .optional(),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   EVENTS_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100).default(5),
   EVENTS_STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(280),
@@ -150,6 +157,8 @@ export const ENV_DOCS = {
   NEON_WS_PROXY: { group: "Database", about: "`host:port/path` of a WebSocket-to-TCP proxy for the Neon driver (Neon's local-development setup); unset in production." },
   API_RATE_LIMIT_BURST: { group: "API", about: "Requests a key may make at once (token bucket size)." },
   API_RATE_LIMIT_PER_SECOND: { group: "API", about: "Sustained requests per second per key (refill rate)." },
+  SCIM_RATE_LIMIT_PER_SECOND: { group: "API", about: "SCIM (`/scim/v2`): sustained requests per second per SCIM token (refill rate); past the burst, 429 with `Retry-After`." },
+  SCIM_RATE_LIMIT_BURST: { group: "API", about: "SCIM: requests a SCIM token may make at once (token bucket size); an identity provider's first full sync comes in bursts." },
   API_WORKSPACE_RATE_LIMIT_BURST: { group: "API", about: "Requests all keys of one workspace may make at once, beside each key's own bucket (429 with `scope: \"workspace\"`)." },
   API_WORKSPACE_RATE_LIMIT_PER_SECOND: { group: "API", about: "Sustained requests per second of one workspace, all keys together." },
   AUDIT_VERIFY_PER_MINUTE: { group: "API", about: "Full recomputations of one workspace's audit chain a minute (`GET /v1/audit/verify` and MCP `verify_audit_chain` together; burst a third of it); over it, 429." },
@@ -270,6 +279,11 @@ export const ENV_DOCS = {
     group: "Webhooks",
     about: "Comma-separated host names, IP addresses and CIDRs that webhook delivery (and other outbound calls to URLs an admin gave: notification webhooks, client metadata documents, SSO identity providers) may reach although they are private, loopback or otherwise refused (and over plain `http`), e.g. `localhost,127.0.0.1/32` in development. Empty: only public addresses, only `https`. A malformed entry stops the server at start.",
   },
+  SSO_DNS_SERVER: {
+    group: "Secrets and sign-in",
+    about: "The DNS server that SSO domain verification asks for `_agentdraft.<domain>` TXT records, as `127.0.0.1:PORT` or `[::1]:PORT`: a resolver on this host (a local caching resolver, or the e2e suite's small DNS server). Any other address stops the server at start.",
+    default: "the system's resolvers",
+  },
   WEBHOOK_TIMEOUT_MS: { group: "Webhooks", about: "How long an endpoint has to answer a delivery." },
   EVENTS_STREAMS_PER_KEY: { group: "Event stream", about: "Open `GET /v1/events` streams per API key; one more is 429." },
   EVENTS_STREAM_MAX_SECONDS: { group: "Event stream", about: "A stream connection's longest life; then it ends cleanly and the client resumes with `Last-Event-ID`." },
@@ -318,7 +332,7 @@ export const OTHER_ENV_DOCS: Record<string, EnvDoc & { default: string }> = {
   LEASES_SEED: { group: "Tests and benchmarks", about: "Tests only: the seed of the randomized leases run (printed by each run).", default: "random" },
   CLAIMS_SEED: { group: "Tests and benchmarks", about: "Tests only: the seed of the randomized message-claims run (printed by each run).", default: "random" },
   BOUND_HOLDS_SEED: { group: "Tests and benchmarks", about: "Tests only: the seed of the randomized run of holds bound to approvals (printed by each run).", default: "random" },
-  E2E_PORT: { group: "Tests and benchmarks", about: "Playwright: the first port of the e2e servers (the config uses it and the 45 ports above it).", default: "`3217`" },
+  E2E_PORT: { group: "Tests and benchmarks", about: "Playwright: the first port of the e2e servers (the config uses it and the 62 ports above it).", default: "`3217`" },
   CHROMIUM_PATH: { group: "Tests and benchmarks", about: "Playwright: the Chromium binary (Debian's, never a downloaded browser).", default: "`/usr/bin/chromium`" },
   BENCH_SECONDS: { group: "Tests and benchmarks", about: "Benchmarks only: duration per row.", default: "`10`" },
   BENCH_AGENTS: { group: "Tests and benchmarks", about: "Benchmarks only: concurrent agents.", default: "`50`" },

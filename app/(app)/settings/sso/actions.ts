@@ -52,7 +52,7 @@ export async function setSsoRequiredAction(_prev: ActionState, form: FormData): 
   return runMemberAction("admin", "manage SSO", schema, form, async ({ member }, input) => {
     const row = await setSsoRequired(memberActor(member), input.domain_id, input.required === "true");
     revalidatePath("/settings/sso");
-    return { ok: true, message: row.requireSso ? `${row.name} now requires SSO: passkey sign-in is refused for its emails.` : `${row.name} no longer requires SSO.` };
+    return { ok: true, message: row.requireSso ? `${row.name} now requires SSO: its people sign in with SSO, and use passkeys only once signed in that way.` : `${row.name} no longer requires SSO.` };
   });
 }
 

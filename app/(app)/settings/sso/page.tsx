@@ -49,7 +49,7 @@ export default async function SsoSettingsPage() {
       {connection ? (
         <Card title="Email domains" id="domains">
           <p className="mb-4 text-sm text-slate-700">
-            Add each email domain this connection signs in (at most {MAX_SSO_DOMAINS}) and prove it is yours with a DNS TXT record. Only verified domains route sign-ins, and only they can require SSO (passkey sign-in is then refused for their emails). A domain signs in to one workspace.
+            Add each email domain this connection signs in (at most {MAX_SSO_DOMAINS}) and prove it is yours with a DNS TXT record. Only verified domains route sign-ins, and only they can require SSO (their people then sign in only with SSO, and register or use a passkey only once signed in that way). A domain signs in to one workspace.
           </p>
           <ActionForm action={addSsoDomainAction} submit="Add domain" className="mb-6 grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end">
             <Field label="Domain" name="sso-domain">

@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "signed_in_via" text DEFAULT 'passkey' NOT NULL;
