@@ -11,7 +11,7 @@ import { AppError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { insecureAllowed } from "../../platform/outbound/guarded-fetch";
 import { discoverForSaving, type OidcClientSettings } from "./discovery";
-import { fetchIdpMetadata, MAX_METADATA_CHARS, parseIdpMetadata } from "./saml-metadata";
+import { fetchIdpMetadata, MAX_METADATA_CHARS, parseIdpMetadata, type IdpMetadata } from "./saml-metadata";
 
 const asUrl = (v: string): URL | null => {
   try {
@@ -102,7 +102,7 @@ export const saveSamlConnectionInput = z
     /** Accept responses no request of ours asked for (IdP-initiated sign-in). Off by default. */
     allow_idp_initiated: z.boolean().default(false),
   })
-  .refine((v) => Boolean(v.metadata_xml?.trim()) !== Boolean(v.metadata_url), { message: "paste the identity provider's metadata XML or give its metadata URL (one of them)", path: ["metadata_xml"] });
+  .refine((v) => !(v.metadata_xml?.trim() && v.metadata_url), { message: "paste the identity provider's metadata XML or give its metadata URL (one of them)", path: ["metadata_xml"] });
 export type SaveSamlConnectionInput = z.input<typeof saveSamlConnectionInput>;
 
 /**
@@ -112,14 +112,21 @@ export type SaveSamlConnectionInput = z.input<typeof saveSamlConnectionInput>;
  */
 export async function saveSamlConnection(actor: Actor, input: SaveSamlConnectionInput): Promise<SsoConnectionRow> {
   const data = saveSamlConnectionInput.parse(input);
+  const existing = await getSsoConnection(actor.workspaceId);
+  const kept = existing?.protocol === "saml" ? existing : null;
   const metadataUrl = data.metadata_url || null;
-  const idp = metadataUrl ? await fetchIdpMetadata(metadataUrl) : await parseIdpMetadata(data.metadata_xml!);
+  let idp: IdpMetadata;
+  if (metadataUrl) idp = await fetchIdpMetadata(metadataUrl);
+  else if (data.metadata_xml?.trim()) idp = await parseIdpMetadata(data.metadata_xml);
+  // Editing the switches of a SAML connection keeps the IdP's metadata as stored.
+  else if (kept) idp = { entityId: kept.issuer, ssoUrl: kept.samlSsoUrl!, certificates: kept.samlCertificates! };
+  else throw new AppError("validation_failed", "metadata_xml: paste the identity provider's metadata XML or give its metadata URL (one of them)", { errors: [{ field: "metadata_xml", message: "required" }] });
   const values = {
     protocol: "saml" as const,
     issuer: idp.entityId,
     samlSsoUrl: idp.ssoUrl,
     samlCertificates: idp.certificates,
-    samlMetadataUrl: metadataUrl,
+    samlMetadataUrl: metadataUrl ?? (data.metadata_xml?.trim() ? null : (kept?.samlMetadataUrl ?? null)),
     samlAllowIdpInitiated: data.allow_idp_initiated,
     justInTime: data.just_in_time,
     ...NO_OIDC,
@@ -127,9 +134,10 @@ export async function saveSamlConnection(actor: Actor, input: SaveSamlConnection
   const fingerprints = idp.certificates.map((pem) => new X509Certificate(pem).fingerprint256);
   return upsertConnection(actor, values, () => ({
     protocol: "saml",
+    metadata_changed: Boolean(metadataUrl || data.metadata_xml?.trim()),
     issuer: idp.entityId,
     sso_url: idp.ssoUrl,
-    metadata_url: metadataUrl,
+    metadata_url: values.samlMetadataUrl,
     certificates: fingerprints,
     just_in_time: data.just_in_time,
     allow_idp_initiated: data.allow_idp_initiated,

@@ -92,3 +92,9 @@ export async function fetchIdpMetadata(url: string): Promise<IdpMetadata> {
   }
   return parseIdpMetadata(text, "metadata_url");
 }
+
+/** What the settings page shows of a stored signing certificate. */
+export function describeCertificate(pem: string): { subject: string; fingerprint: string; validTo: Date } {
+  const cert = new X509Certificate(pem);
+  return { subject: cert.subject.replace(/\n/g, ", "), fingerprint: cert.fingerprint256, validTo: new Date(cert.validTo) };
+}

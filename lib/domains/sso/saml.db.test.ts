@@ -135,6 +135,20 @@ describe("a SAML connection", () => {
     expect(logged.find((a) => a.action === "sso_connection.updated")!.summary).toMatchObject({ metadata_url: idp.metadataUrl, allow_idp_initiated: true, certificates: [expect.stringMatching(/^[0-9A-F:]+$/)] });
   });
 
+  it("replaces an OIDC connection and keeps its domains; editing the switches alone keeps the stored metadata", async () => {
+    const { workspace, admin, connection, name } = await samlWorkspace();
+    const db = await getDb();
+    // Stored as OIDC first (as a workspace that had it), then switched back to SAML by the form.
+    await db.update(ssoConnections).set({ protocol: "oidc", clientId: "x", clientSecretSealed: "v1.sealed", samlSsoUrl: null, samlCertificates: null }).where(eq(ssoConnections.id, connection.id));
+    const switched = await saveSamlConnection(admin.actor, { metadata_xml: idp.metadataXml });
+    expect(switched).toMatchObject({ id: connection.id, protocol: "saml", clientId: null, clientSecretSealed: null });
+    expect((await actions(workspace.id)).find((a) => (a.summary as { protocol_changed_from?: string }).protocol_changed_from === "oidc")).toBeTruthy();
+    const edited = await saveSamlConnection(admin.actor, { just_in_time: true });
+    expect(edited).toMatchObject({ issuer: idp.entityId, samlSsoUrl: idp.ssoUrl, samlCertificates: switched.samlCertificates, justInTime: true });
+    // The domain still routes sign-ins, now to the SAML IdP.
+    expect(await start(`kim@${name}`)).toMatch(new RegExp(`^${idp.ssoUrl}\\?SAMLRequest=`));
+  });
+
   it("refuses metadata that is not an IdP's, has no certificate, or a URL inside the network", async () => {
     const { workspace } = await newWorkspace();
     const admin = await newMember(workspace.id, "admin");
