@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { SAML, ValidateInResponseTo, type Profile } from "@node-saml/node-saml";
 import { parseDomFromString } from "@node-saml/node-saml/lib/xml";
@@ -43,16 +43,24 @@ function serviceProvider(connection: SsoConnectionRow, requestId?: string): SAML
   });
 }
 
-/** Sends the person to the IdP with an AuthnRequest (HTTP-Redirect), its id kept server-side for the response. */
-export async function startSamlSignIn(connection: SsoConnectionRow, email: string, next: string): Promise<{ authorizationUrl: string }> {
+/**
+ * The browser's half of a SAML sign-in under way: the AuthnRequest's id, httpOnly, only sent to
+ * /sso/saml. SameSite=None (and so Secure): the IdP's form posts to the ACS from its own site.
+ */
+export const SAML_REQUEST_COOKIE = "agentdraft-saml-request";
+
+/** Sends the person to the IdP with an AuthnRequest (HTTP-Redirect), its id kept server-side for the response and in the browser's cookie. */
+export async function startSamlSignIn(connection: SsoConnectionRow, email: string, next: string): Promise<{ authorizationUrl: string; samlRequestId: string }> {
   const id = `_${randomBytes(20).toString("hex")}`;
   const q = await queryable();
   // Requests never answered are dropped here, a bounded few at a time.
   await q.execute(sql`delete from sso_saml_requests where id in (select id from sso_saml_requests where expires_at < now() limit 100)`);
   await q.insert(ssoSamlRequests).values({ id, connectionId: connection.id, email, next, expiresAt: new Date(Date.now() + SAML_REQUEST_TTL_MS) });
   const authorizationUrl = await serviceProvider(connection, id).getAuthorizeUrlAsync("", undefined, {});
-  return { authorizationUrl };
+  return { authorizationUrl, samlRequestId: id };
 }
+
+const sameString = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 const failed = (why: string) => new SsoRefusal("failed", `The identity provider's answer was refused: ${why}.`);
 
@@ -130,12 +138,13 @@ function nameOf(profile: Profile): string | null {
 
 /**
  * Finishes a SAML sign-in at the workspace's ACS (HTTP-POST binding). The response must answer an
- * AuthnRequest we sent for this connection and still keep (used once: the row is deleted), unless
+ * AuthnRequest we sent for this connection and still keep (used once: the row is deleted) from the
+ * browser that holds its cookie (as OIDC's state: no one else's response signs this browser in), unless
  * it answers none and the connection allows IdP-initiated sign-in. node-saml checks the signature
  * (the assertion signed by one of the IdP's certificates), audience and time window; checkAssertion
  * the rest. An assertion's ID is accepted once (kept until it expires). Then as every SSO sign-in.
  */
-export async function completeSamlSignIn(workspaceId: string, form: URLSearchParams): Promise<SsoSignedIn> {
+export async function completeSamlSignIn(workspaceId: string, form: URLSearchParams, requestCookie: string | undefined): Promise<SsoSignedIn> {
   const samlResponse = form.get("SAMLResponse");
   if (!samlResponse) throw failed("the request carries no SAMLResponse");
   const q = await queryable();
@@ -147,13 +156,13 @@ export async function completeSamlSignIn(workspaceId: string, form: URLSearchPar
 
   let next = IDP_INITIATED_NEXT;
   if (inResponseTo) {
+    const expired = () => new SsoRefusal("expired", "This sign-in has expired, was already used, was started in another browser, or answers a request AgentDraft did not send: start again.");
+    if (!requestCookie || !sameString(requestCookie, inResponseTo)) throw expired();
     const [request] = await q
       .delete(ssoSamlRequests)
       .where(and(eq(ssoSamlRequests.id, inResponseTo.slice(0, 200)), eq(ssoSamlRequests.connectionId, connection.id)))
       .returning();
-    if (!request || request.expiresAt.getTime() < Date.now()) {
-      throw new SsoRefusal("expired", "This sign-in has expired, was already used, or answers a request AgentDraft did not send: start again.");
-    }
+    if (!request || request.expiresAt.getTime() < Date.now()) throw expired();
     next = request.next;
   } else if (!connection.samlAllowIdpInitiated) {
     throw new SsoRefusal("unsolicited", "Your identity provider sent a sign-in AgentDraft did not ask for (IdP-initiated): start from AgentDraft's sign-in page.");

@@ -68,9 +68,12 @@ async function member(workspaceId: string, email: string) {
   return user!;
 }
 
+/** The person's browser: it keeps the SAML request cookie between /sso/start and the ACS. */
+const browser = new CookieJar();
+
 /** /sso/start: where it sends the browser (the IdP's SSO URL with a SAMLRequest). */
-async function start(email: string): Promise<string> {
-  const res = await fetch(`${url()}/sso/start?email=${encodeURIComponent(email)}&next=${encodeURIComponent("/approvals")}`, { redirect: "manual" });
+async function start(email: string, jar = browser): Promise<string> {
+  const res = await jar.get(`${url()}/sso/start?email=${encodeURIComponent(email)}&next=${encodeURIComponent("/approvals")}`);
   expect(res.status).toBe(303);
   return res.headers.get("location")!;
 }
@@ -85,9 +88,9 @@ async function atIdp(authorizationUrl: string, answer: Answer, via: SamlTestIdp 
 }
 
 /** The browser submits the IdP's form to our ACS. */
-async function post(posted: PostedResponse, jar = new CookieJar()) {
+async function post(posted: PostedResponse, jar = browser) {
   const body = new URLSearchParams({ SAMLResponse: posted.SAMLResponse, ...(posted.RelayState ? { RelayState: posted.RelayState } : {}) });
-  const res = await fetch(posted.acs, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: "null" }, body: body.toString() });
+  const res = await fetch(posted.acs, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: "null", cookie: jar.header() }, body: body.toString() });
   jar.store(res);
   return { res, status: res.status, location: res.headers.get("location"), reason: res.headers.get("x-sso-error"), text: await res.text(), sessionToken: jar.cookies.get("authjs.session-token") };
 }
@@ -108,7 +111,7 @@ async function expectRefused(result: Awaited<ReturnType<typeof post>>, status: n
   expect(result.reason).toBe(reason);
   expect(result.res.headers.get("content-type")).toMatch(/text\/html/);
   expect(result.text).toContain("Sign-in refused");
-  expect(result.res.headers.getSetCookie()).toEqual([]);
+  expect(result.res.headers.getSetCookie().filter((c) => c.includes("session-token"))).toEqual([]);
   for (const email of emails) expect(await sessionsOf(email)).toHaveLength(0);
 }
 
@@ -221,6 +224,29 @@ describe("signing in with SAML", () => {
     expect((await post(posted)).status).toBe(303);
     await expectRefused(await post(posted), 400, "expired");
     expect(await sessionsOf(email)).toHaveLength(1);
+  });
+
+  it("accepts a response only in the browser that started the sign-in", async () => {
+    const { workspace, name } = await samlWorkspace();
+    const email = `hal@${name}`;
+    await member(workspace.id, email);
+    const mine = new CookieJar();
+    const res = await mine.get(`${url()}/sso/start?email=${encodeURIComponent(email)}`);
+    expect(res.headers.getSetCookie().join()).toMatch(/^agentdraft-saml-request=_\w+; Path=\/sso\/saml; Max-Age=600; HttpOnly; SameSite=None; Secure$/);
+    const started = res.headers.get("location")!;
+    const cookie = mine.cookies.get("agentdraft-saml-request");
+    expect(mine.header()).toMatch(/^agentdraft-saml-request=_[0-9a-f]{40}$/);
+    const posted = await atIdp(started, { email });
+    // Another browser (an attacker posting their own response to a victim), or one that started another sign-in.
+    await expectRefused(await post(posted, new CookieJar()), 400, "expired", email);
+    const other = new CookieJar();
+    await start(email, other);
+    await expectRefused(await post(posted, other), 400, "expired", email);
+    // The browser that started it signs in, and its cookie is cleared.
+    const done = await post(posted, mine);
+    expect(done.status, done.text).toBe(303);
+    expect(cookie).toBeTruthy();
+    expect(mine.cookies.has("agentdraft-saml-request")).toBe(false);
   });
 
   it("refuses an expired assertion, another audience, and another recipient or destination", async () => {

@@ -32,7 +32,7 @@ const SCOPES = "openid email profile";
  * provider's authorization URL and the state (for the browser's cookie); SAML keeps its
  * AuthnRequest's id the same way (lib/domains/sso/saml-sign-in.ts). `next` is already safe.
  */
-export async function startSsoSignIn(rawEmail: string, next: string): Promise<{ authorizationUrl: string; state?: string }> {
+export async function startSsoSignIn(rawEmail: string, next: string): Promise<{ authorizationUrl: string; state?: string; samlRequestId?: string }> {
   const email = rawEmail.trim().toLowerCase();
   const domain = email.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(email) ? emailDomain(email) : null;
   if (!domain) throw new SsoRefusal("invalid_email", "Enter your work email address.");
