@@ -46,14 +46,14 @@ export default async function SsoSettingsPage({ searchParams }: { searchParams: 
             <p className="mb-2 text-sm text-slate-700">Register AgentDraft in your identity provider as a SAML application with these values, then give its metadata here (its URL, or the XML pasted). Assertions must be signed; the NameID is the person&apos;s email.</p>
             <dl className="mb-4 grid gap-2 text-sm sm:grid-cols-[max-content_1fr]">
               <dt className="font-medium text-slate-800">ACS URL (reply URL)</dt>
-              <dd><code className={code}>{samlAcsUrl(workspace.id)}</code></dd>
+              <dd className="min-w-0"><code className={code}>{samlAcsUrl(workspace.id)}</code></dd>
               <dt className="font-medium text-slate-800">Entity ID (audience)</dt>
-              <dd><code className={code}>{samlEntityId(workspace.id)}</code></dd>
+              <dd className="min-w-0"><code className={code}>{samlEntityId(workspace.id)}</code></dd>
               <dt className="font-medium text-slate-800">NameID format</dt>
-              <dd><code className={code}>{NAMEID_EMAIL}</code></dd>
+              <dd className="min-w-0"><code className={code}>{NAMEID_EMAIL}</code></dd>
               <dt className="font-medium text-slate-800">SP metadata</dt>
-              <dd>
-                <a href={samlEntityId(workspace.id)} className="font-medium text-indigo-700 underline underline-offset-2">{samlEntityId(workspace.id)}</a>
+              <dd className="min-w-0">
+                <a href={samlEntityId(workspace.id)} className="break-all font-medium text-indigo-700 underline underline-offset-2">{samlEntityId(workspace.id)}</a>
               </dd>
             </dl>
             {connection?.protocol === "saml" ? (
