@@ -10,7 +10,7 @@ import * as samlify from "samlify";
 // reads only requests we sent, and our service provider (node-saml) validates what it receives.
 samlify.setSchemaValidator({ validate: async () => "skipped" });
 
-const fixture = (name: string) => fs.readFileSync(path.join(__dirname, "../fixtures/saml", name), "utf8");
+const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../fixtures/saml", name), "utf8");
 const NAMEID_EMAIL = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 
 /** The values of samlify's login response template (samlify's own names); a test overrides any. */
