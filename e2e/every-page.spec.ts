@@ -199,6 +199,7 @@ test("every page of the web app, signed in as the owner", async () => {
     ["/settings", "/settings"],
     ["/settings/scim", "/settings/scim"],
     ["/settings/sso", "/settings/sso"],
+    ["/settings/sso?protocol=saml", "/settings/sso"],
     ["/channels", "/channels"],
     ["/handoffs", "/handoffs"],
     ["/traces", "/traces"],

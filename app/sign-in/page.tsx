@@ -15,7 +15,7 @@ const ERRORS: Record<string, string> = {
   Verification: "The passkey could not be verified. Try again.",
 };
 
-/** Why an SSO sign-in was refused (lib/domains/sso/sign-in.ts, SsoRefusalReason): a code in the URL, the text here. */
+/** Why an SSO sign-in was refused (lib/domains/sso/refusal.ts, SsoRefusalReason): a code in the URL, the text here. */
 const SSO_ERRORS: Record<string, string> = {
   invalid_email: "Enter your work email address to sign in with SSO.",
   no_connection: "No workspace signs in your email domain with SSO. Sign in with your passkey, or ask your admin.",
@@ -25,6 +25,8 @@ const SSO_ERRORS: Record<string, string> = {
   failed: "Your identity provider's answer could not be verified. Start again, or ask your admin to check the SSO connection.",
   email_not_covered: "Your identity provider signed you in with an email that is not on a verified domain of this workspace's SSO connection.",
   not_member: "You are not a member of this workspace yet. Ask an admin to invite you, or to provision you from your identity provider.",
+  unsolicited: "Your identity provider sent a sign-in AgentDraft did not ask for. Start here, with Sign in with SSO.",
+  replayed: "That SSO sign-in was already used. Start again.",
 };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; sso_error?: string; next?: string }> }) {

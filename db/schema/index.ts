@@ -52,4 +52,6 @@ export * from "./scim-groups";
 export * from "./scim-group-members";
 export * from "./sso-connections";
 export * from "./sso-domains";
+export * from "./sso-saml-assertions";
+export * from "./sso-saml-requests";
 export * from "./sso-sign-ins";

@@ -52,7 +52,7 @@ export async function addSsoDomain(actor: Actor, input: z.input<typeof addSsoDom
     return await transaction(async (tx) => {
       // The connection row serialises this workspace's additions, so the cap holds.
       const [connection] = await tx.select().from(ssoConnections).where(eq(ssoConnections.workspaceId, actor.workspaceId)).for("no key update");
-      if (!connection) throw new AppError("conflict", "Add the workspace's OpenID Connect connection first, then the domains it covers.");
+      if (!connection) throw new AppError("conflict", "Add the workspace's SSO connection (OpenID Connect or SAML) first, then the domains it covers.");
       const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(ssoDomains).where(eq(ssoDomains.connectionId, connection.id))) as [{ count: number }];
       if (count >= MAX_SSO_DOMAINS) throw new AppError("conflict", `A connection covers at most ${MAX_SSO_DOMAINS} domains: remove one you no longer use first.`);
       const [row] = await tx

@@ -268,7 +268,7 @@ describe("signing in with SSO", () => {
     expect(await isRecentlyAuthenticated(ada.user.id, flow.sessionToken)).toBe(false);
     const signedIn = (await actions(workspace.id)).filter((a) => a.action === "sso.signed_in");
     expect(signedIn).toHaveLength(1);
-    expect(signedIn[0]!.summary).toMatchObject({ email, issuer: idp.issuer, subject: email });
+    expect(signedIn[0]!.summary).toMatchObject({ email, protocol: "oidc", issuer: idp.issuer, subject: email });
     // The sign-in row is gone once used.
     const db = await getDb();
     expect(await db.select().from(ssoSignIns).where(eq(ssoSignIns.state, new URL(flow.callbackUrl!).searchParams.get("state")!))).toHaveLength(0);

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { revalidatePath } from "next/cache";
 import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
 import { memberActor } from "@/lib/domains/members/memberships";
-import { deleteSsoConnection, saveSsoConnection } from "@/lib/domains/sso/connections";
+import { deleteSsoConnection, saveSamlConnection, saveSsoConnection } from "@/lib/domains/sso/connections";
 import { addSsoDomain, removeSsoDomain, setSsoRequired, verifySsoDomain } from "@/lib/domains/sso/domains";
 
 const connectionForm = z.object({
@@ -14,12 +14,26 @@ const connectionForm = z.object({
   just_in_time: z.preprocess((v) => v === "on", z.boolean()),
 });
 const domainIdForm = z.object({ domain_id: z.string().min(1).max(100) });
+const samlConnectionForm = z.object({
+  metadata_url: z.string().trim().max(2000).optional(),
+  metadata_xml: z.string().max(200_000).optional(),
+  just_in_time: z.preprocess((v) => v === "on", z.boolean()),
+  allow_idp_initiated: z.preprocess((v) => v === "on", z.boolean()),
+});
 
 export async function saveSsoConnectionAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runMemberAction("admin", "manage SSO", connectionForm, form, async ({ member }, input) => {
     const row = await saveSsoConnection(memberActor(member), input);
     revalidatePath("/settings/sso");
     return { ok: true, message: `Connection saved: ${row.issuer} answered its discovery document.` };
+  });
+}
+
+export async function saveSamlConnectionAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runMemberAction("admin", "manage SSO", samlConnectionForm, form, async ({ member }, input) => {
+    const row = await saveSamlConnection(memberActor(member), input);
+    revalidatePath("/settings/sso");
+    return { ok: true, message: `SAML connection saved: ${row.issuer}, ${row.samlCertificates?.length ?? 0} signing certificate(s).` };
   });
 }
 
