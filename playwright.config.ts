@@ -17,6 +17,8 @@ const SLACK = `http://127.0.0.1:${PORT + 2}/api/`;
 const MICROSOFT = `http://127.0.0.1:${PORT + 41}`;
 // The OIDC SSO story's identity provider (oidc-provider) listens on PORT + 61, its DNS server (TXT records) on UDP PORT + 62.
 const SSO_DNS = `127.0.0.1:${PORT + 62}`;
+// The SAML SSO story's identity provider (samlify) listens on PORT + 71, its DNS server on UDP PORT + 72.
+const SAML_DNS = `127.0.0.1:${PORT + 72}`;
 // Set once in the main process; workers inherit it, so they agree on the directory.
 process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(tmpdir(), "agentdraft-e2e-")), "db");
 
@@ -45,6 +47,8 @@ const OWN_SERVER: { name: string; spec: RegExp; port: number; env?: Record<strin
   },
   // An owner connects an OIDC identity provider and verifies a domain by DNS; a member signs in with SSO.
   { name: "sso-oidc", spec: /sso-oidc\.spec\.ts/, port: PORT + 60, env: { SSO_DNS_SERVER: SSO_DNS } },
+  // The same with SAML 2.0 (pasted IdP metadata, the IdP's form posted to the ACS), and an invitee who joins by SSO.
+  { name: "sso-saml", spec: /sso-saml\.spec\.ts/, port: PORT + 70, env: { SSO_DNS_SERVER: SAML_DNS } },
 ];
 const ENCRYPTION_KEYS = randomBytes(32).toString("base64");
 

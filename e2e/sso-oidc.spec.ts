@@ -54,7 +54,8 @@ test("the owner adds an OIDC connection and a domain, verified by its DNS TXT re
   await p.getByLabel("Client id").fill(CLIENT.client_id);
   await p.getByLabel("Client secret").fill(CLIENT.client_secret);
   await p.getByLabel(/Add people of verified domains/).check();
-  await p.getByRole("button", { name: "Add connection" }).click();
+  // A workspace without a connection: the OIDC tab's button says what saving does.
+  await p.getByRole("button", { name: "Use OpenID Connect" }).click();
   await expect(p.getByRole("status").filter({ hasText: `Connection saved: ${idp.issuer} answered its discovery document` })).toBeVisible();
 
   await p.getByLabel("Domain", { exact: true }).fill(DOMAIN);

@@ -4,7 +4,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { inflateRawSync } from "node:zlib";
-import * as samlify from "samlify";
+import * as samlifyModule from "samlify";
+
+// samlify is CommonJS: Node's own ESM loader (Playwright's e2e) does not see every named export
+// (SamlLib), vitest's does. Its module object serves both.
+const samlify = ((samlifyModule as unknown as { default?: typeof samlifyModule }).default ?? samlifyModule) as typeof samlifyModule;
 
 // samlify validates XML against the SAML schemas only through a plug-in validator; this test IdP
 // reads only requests we sent, and our service provider (node-saml) validates what it receives.
@@ -66,12 +70,16 @@ function attributeStatement(attributes: Record<string, string> | undefined): str
 /**
  * A SAML 2.0 identity provider on loopback, built with samlify: metadata at /metadata, the
  * SingleSignOnService (HTTP-Redirect) at /sso, which answers the browser an auto-submitting form
- * with a signed SAMLResponse for the ACS, as Okta or Entra ID do. `key: "rogue"` signs with
- * another key than the one its metadata shows (a forger claiming this IdP's entity id).
+ * with a signed SAMLResponse for the ACS, as Okta or Entra ID do (a real browser submits it; the
+ * e2e story does, in Chromium). `key: "rogue"` signs with another key than the one its metadata
+ * shows (a forger claiming this IdP's entity id). `port`: a fixed one (e2e), else any free one.
  */
-export async function startSamlTestIdp(opts: { key?: "idp" | "rogue"; entityId?: string; publishedKey?: "idp" | "rogue" } = {}): Promise<SamlTestIdp> {
+export async function startSamlTestIdp(opts: { key?: "idp" | "rogue"; entityId?: string; publishedKey?: "idp" | "rogue"; port?: number } = {}): Promise<SamlTestIdp> {
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", resolve);
+  });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const entityId = opts.entityId ?? `${origin}/metadata`;
   const signingKey = opts.key ?? "idp";
@@ -136,7 +144,11 @@ export async function startSamlTestIdp(opts: { key?: "idp" | "rogue"; entityId?:
       const requestId = (parsed.extract as { request?: { id?: string } }).request?.id ?? "";
       const posted = await respond(sp, requestId, next);
       const relay = url.searchParams.get("RelayState");
-      const form = `<!doctype html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeXml(posted.acs)}"><input type="hidden" name="SAMLResponse" value="${posted.SAMLResponse}"/>${relay ? `<input type="hidden" name="RelayState" value="${escapeXml(relay)}"/>` : ""}</form></body></html>`;
+      // As Okta's or Entra ID's: the browser posts the response to the ACS (cross-site) as soon as the page loads; without scripts, a button does.
+      const form =
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test SAML IdP</title></head><body onload="document.forms[0].submit()">` +
+        `<h1>Test SAML IdP</h1><p>Signing in ${escapeXml(next.email)}…</p>` +
+        `<form method="post" action="${escapeXml(posted.acs)}"><input type="hidden" name="SAMLResponse" value="${posted.SAMLResponse}"/>${relay ? `<input type="hidden" name="RelayState" value="${escapeXml(relay)}"/>` : ""}<noscript><button type="submit">Continue</button></noscript></form></body></html>`;
       res.writeHead(200, { "content-type": "text/html" }).end(form);
     } catch (err) {
       res.writeHead(500).end(String(err));

@@ -9,6 +9,7 @@ import { currentUser, WORKSPACE_COOKIE } from "@/lib/domains/auth/current-member
 import { appCookieOptions, YEAR_SECONDS } from "@/lib/domains/auth/cookie-options";
 import { describeFieldErrors, formFields } from "@/lib/domains/auth/member-action";
 import { findInvitationByToken, invitationState } from "@/lib/domains/invitations/find-invitation";
+import { ssoRequiredForEmail } from "@/lib/domains/sso";
 import { AppError } from "@/lib/platform/errors";
 
 /**
@@ -20,6 +21,8 @@ export async function beginInvitationAcceptance(form: FormData): Promise<{ ok: t
     const intent = invitationIntent.parse({ ...formFields(form), kind: "invitation" });
     const found = await findInvitationByToken(intent.token);
     if (!found || invitationState(found.invitation) !== "pending") return { ok: false, error: "This invitation is no longer valid." };
+    // The passkey would be refused (sso-gate.ts): the page offers SSO instead, this says so to a form left open.
+    if (await ssoRequiredForEmail(found.invitation.email)) return { ok: false, error: "Your organisation now requires single sign-on for this email: reload this page and sign in with SSO." };
     await saveRegistrationIntent(intent);
     return { ok: true, email: found.invitation.email };
   } catch (err) {

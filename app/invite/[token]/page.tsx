@@ -3,6 +3,7 @@ import Link from "next/link";
 import { currentUser } from "@/lib/domains/auth/current-member";
 import { findInvitationByToken, invitationState } from "@/lib/domains/invitations/find-invitation";
 import { accountExists } from "@/lib/domains/auth/account-exists";
+import { ssoRouteForEmail } from "@/lib/domains/sso/domains";
 import { AuthShell, TextField } from "../../_passkeys/auth-shell";
 import { RegisterForm } from "../../_passkeys/register-form";
 import { passkeyButtonClass } from "../../_passkeys/styles";
@@ -63,6 +64,29 @@ export default async function InvitationPage({ params, searchParams }: { params:
             This invitation is for {invitation.email}, but you are signed in as {user.email}. Sign out, then open the link again.
           </p>
         )}
+      </AuthShell>
+    );
+  }
+  // A domain that requires SSO registers no passkey from a link: the person signs in with their identity provider.
+  const sso = await ssoRouteForEmail(invitation.email);
+  if (sso?.domain.requireSso) {
+    // Signing in to the inviting workspace's own connection accepts the invitation; another workspace's (it holds the domain) only signs the person in.
+    const here = sso.connection.workspaceId === invitation.workspaceId;
+    return (
+      <AuthShell title={`Join ${workspaceName}`}>
+        {intro}
+        {errorBox}
+        <p className="mb-4 text-sm text-slate-700">
+          Your organisation signs in {invitation.email.split("@")[1]} with single sign-on, so you join with your organisation&apos;s account, not a passkey created here.{" "}
+          {here ? "Signing in accepts this invitation." : "Sign in, then open this link again to accept it."} You add a passkey for approvals afterwards.
+        </p>
+        <form action="/sso/start" method="get">
+          <input type="hidden" name="email" value={invitation.email} />
+          <input type="hidden" name="next" value="/overview" />
+          <button type="submit" className={`${passkeyButtonClass} max-w-full break-all`}>
+            Sign in with SSO as {invitation.email}
+          </button>
+        </form>
       </AuthShell>
     );
   }

@@ -1,14 +1,13 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { transaction } from "../../../db/transaction";
 import type { Transaction } from "../../../db/client";
-import { invitations, members, users, type MemberRow, type UserRow } from "../../../db/schema";
+import { members, users, type MemberRow, type UserRow } from "../../../db/schema";
 import { AppError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { createWorkspace, createWorkspaceInput } from "../workspaces";
-import { invitationState } from "../invitations";
-import { hashInvitationToken } from "../invitations";
+import { claimInvitation, lockInvitationByToken } from "../invitations";
 import { isSetupOpen } from "./setup-status";
 import { isSetupToken } from "./setup-token";
 
@@ -65,14 +64,14 @@ export async function registerUser(rawIntent: unknown, registeringEmail: string)
       return user;
     }
     const user = await insertUser(tx, address, intent.name);
-    await claimInvitation(tx, intent.token, user);
+    await claimInvitation(tx, await lockInvitationByToken(tx, intent.token), user);
     return user;
   });
 }
 
 /** A signed-in user accepts an invitation addressed to their email. */
 export async function acceptInvitation(token: string, user: Pick<UserRow, "id" | "email" | "name">): Promise<MemberRow> {
-  return transaction((tx) => claimInvitation(tx, token, user));
+  return transaction(async (tx) => claimInvitation(tx, await lockInvitationByToken(tx, token), user));
 }
 
 async function insertUser(tx: Transaction, email: string, name: string): Promise<UserRow> {
@@ -80,38 +79,4 @@ async function insertUser(tx: Transaction, email: string, name: string): Promise
   if (existing) throw refused("An account with this email already exists: sign in with its passkey instead.");
   const [user] = await tx.insert(users).values({ id: newId("user"), email, name }).returning();
   return user!;
-}
-
-/** Turns a pending invitation into a member row for this user, once. */
-async function claimInvitation(tx: Transaction, token: string, user: Pick<UserRow, "id" | "email" | "name">): Promise<MemberRow> {
-  const [invitation] = await tx.select().from(invitations).where(eq(invitations.tokenHash, hashInvitationToken(token))).for("update");
-  if (!invitation) throw new AppError("not_found", "This invitation link is not valid.");
-  const state = invitationState(invitation);
-  if (state !== "pending") throw new AppError("conflict", `This invitation was ${state === "accepted" ? "already used" : state}.`);
-  if (invitation.email !== user.email.toLowerCase()) {
-    throw refused(`This invitation is for ${invitation.email}; you are signed in as ${user.email}.`);
-  }
-  const [already] = await tx
-    .select({ id: members.id })
-    .from(members)
-    .where(and(eq(members.workspaceId, invitation.workspaceId), sql`lower(${members.email}) = ${invitation.email}`));
-  if (already) throw new AppError("conflict", "You are already a member of this workspace.");
-  const [member] = await tx
-    .insert(members)
-    .values({ id: newId("member"), workspaceId: invitation.workspaceId, email: invitation.email, name: user.name, role: invitation.role, userId: user.id })
-    .returning();
-  await tx.update(invitations).set({ acceptedAt: new Date(), memberId: member!.id }).where(eq(invitations.id, invitation.id));
-  // The link reached only the invitee's mailbox (sent through a provider, stored redacted): holding it proves the address.
-  // A captured link (admins can read it) or a CLI link proves nothing: the member is bound to the invitation, the address unproven.
-  const emailProven = invitation.linkSentAt !== null;
-  if (emailProven) await tx.update(users).set({ emailVerified: sql`coalesce(${users.emailVerified}, now())` as unknown as Date }).where(eq(users.id, user.id));
-  await appendAudit(tx, [
-    {
-      actor: { type: "member", workspaceId: invitation.workspaceId, memberId: member!.id },
-      action: "invitation.accepted",
-      resource: { type: "invitation", id: invitation.id },
-      summary: { email: invitation.email, role: invitation.role, member_id: member!.id, email_proven: emailProven },
-    },
-  ]);
-  return member!;
 }

@@ -5,18 +5,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "../../../db/client";
 import { WORKSPACE_COOKIE } from "../../platform/config/cookies";
-import { auditEntries, members, sessions, ssoConnections, ssoSamlAssertions, ssoSamlRequests, users } from "../../../db/schema";
+import { auditEntries, invitations, members, scimUsers, sessions, ssoConnections, ssoSamlAssertions, ssoSamlRequests, users } from "../../../db/schema";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newMember, newWorkspace } from "../../../test/helpers/fixtures";
 import { CookieJar } from "../../../test/helpers/oidc-provider";
+import { raceAtLock } from "../../../test/helpers/race-at-lock";
 import { readPostForm, startSamlTestIdp, type Answer, type PostedResponse, type SamlTestIdp } from "../../../test/helpers/saml-idp";
 import { resetEnvCache } from "../../platform/config/env";
 import { newId } from "../../platform/ids";
 import { agentDraftAdapter } from "../auth/adapter";
 import { getSsoConnection, saveSamlConnection } from "./connections";
-import { addSsoDomain, verificationRecordName, verificationRecordValue, verifySsoDomain, type TxtResolver } from "./domains";
+import { addSsoDomain, setSsoRequired, verificationRecordName, verificationRecordValue, verifySsoDomain, type TxtResolver } from "./domains";
 import { ENROL_PASSKEY_PATH } from "./responses";
+import { createInvitation } from "../invitations/create-invitation";
+import { revokeInvitation } from "../invitations/revoke-invitation";
 
 setTestEnv({ WEBHOOK_ALLOWED_HOSTS: "127.0.0.1/32" });
 const { url } = serveApiForTests();
@@ -59,7 +62,7 @@ async function samlWorkspace(opts: { justInTime?: boolean; allowIdpInitiated?: b
   const spMetadata = await metadata.text();
   idp.trust(spMetadata);
   rogue.trust(spMetadata);
-  return { workspace, admin, connection, name, entityId: `${url()}/sso/saml/${workspace.id}/metadata`, acs: `${url()}/sso/saml/${workspace.id}/acs`, spMetadata };
+  return { workspace, admin, connection, domain, name, entityId: `${url()}/sso/saml/${workspace.id}/metadata`, acs: `${url()}/sso/saml/${workspace.id}/acs`, spMetadata };
 }
 
 async function member(workspaceId: string, email: string) {
@@ -329,5 +332,84 @@ describe("signing in with SAML", () => {
     const res = await fetch(`${url()}/sso/saml/${workspace.id}/acs`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "SAMLResponse=PHg%2B" });
     expect(res.status).toBe(404);
     expect((await fetch(`${url()}/sso/saml/not-a-workspace/metadata`)).status).toBe(404);
+  });
+});
+
+describe("an invitation on a SAML domain", () => {
+  /** A SAML workspace that does not provision just in time, its domain requiring SSO, and an admin who invites. */
+  async function invitingWorkspace() {
+    const saml = await samlWorkspace();
+    await setSsoRequired(saml.admin.actor, saml.domain.id, true);
+    const invite = async (email: string, role: "admin" | "approver" | "viewer" = "approver") => (await createInvitation(saml.admin.member, { email, role }, url(), null)).invitation;
+    return { ...saml, invite };
+  }
+
+  async function invitationRow(id: string) {
+    return (await (await getDb()).select().from(invitations).where(eq(invitations.id, id)))[0]!;
+  }
+
+  async function membersNamed(workspaceId: string, email: string) {
+    return (await getDb()).select().from(members).where(sql`${members.workspaceId} = ${workspaceId} and lower(${members.email}) = ${email}`);
+  }
+
+  it("is accepted by signing in with SAML: a member in the invited role, audited as the link's acceptance and the sign-in", async () => {
+    const { workspace, name, invite } = await invitingWorkspace();
+    const email = `ivy@${name}`;
+    const invitation = await invite(email, "admin");
+    const done = await post(await atIdp(await start(email), { email, attributes: { displayName: "Ivy Invited" } }));
+    expect(done.status, done.text).toBe(303);
+    expect(done.location).toBe(`${url()}${ENROL_PASSKEY_PATH}`);
+    const [member] = await membersNamed(workspace.id, email);
+    expect(member).toMatchObject({ role: "admin", name: "Ivy Invited", userId: expect.stringMatching(/^usr_/) });
+    expect(await agentDraftAdapter(await getDb(), async () => null).getSessionAndUser!(done.sessionToken!)).toMatchObject({ user: { email, id: member!.userId } });
+    expect(await invitationRow(invitation.id)).toMatchObject({ acceptedAt: expect.any(Date), memberId: member!.id });
+    const logged = await actions(workspace.id);
+    expect(logged.filter((a) => a.action === "invitation.accepted").map((a) => a.summary)).toEqual([{ email, role: "admin", member_id: member!.id, email_proven: true, via: "sso" }]);
+    expect(logged.filter((a) => a.action === "sso.signed_in").map((a) => a.summary)).toEqual([expect.objectContaining({ email, protocol: "saml" })]);
+    expect(logged.filter((a) => a.action === "member.joined")).toEqual([]);
+  });
+
+  it("admits no one by an expired or revoked invitation, or one to a person SCIM deprovisioned", async () => {
+    const { workspace, admin, name, invite } = await invitingWorkspace();
+    const db = await getDb();
+    const expired = `eli@${name}`;
+    const old = await invite(expired);
+    await db.update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, old.id));
+    const revoked = `rex@${name}`;
+    await revokeInvitation(admin.member, { invitation_id: (await invite(revoked)).id });
+    const gone = `gil@${name}`;
+    const goneInvitation = await invite(gone);
+    await db.insert(scimUsers).values({ id: newId("scimUser"), workspaceId: workspace.id, userName: gone, email: gone, active: false, memberId: newId("member") });
+    for (const email of [expired, revoked, gone]) {
+      await expectRefused(await post(await atIdp(await start(email), { email })), 403, "not_member", email);
+      expect(await membersNamed(workspace.id, email)).toHaveLength(0);
+    }
+    expect((await invitationRow(goneInvitation.id)).acceptedAt).toBeNull();
+    expect((await actions(workspace.id)).filter((a) => a.action === "invitation.accepted")).toEqual([]);
+  });
+
+  it("racing ACS posts of the same invited person: one member, the invitation accepted once, both signed in", async () => {
+    const { workspace, name, invite } = await invitingWorkspace();
+    const email = `rae@${name}`;
+    // She has an account already (another workspace's member): nothing but the invitation orders the two sign-ins.
+    await (await getDb()).insert(users).values({ id: newId("user"), email });
+    const invitation = await invite(email, "viewer");
+    // Two browsers that each started a sign-in post their (distinct) responses at once.
+    const jars = [new CookieJar(), new CookieJar()];
+    const posted: PostedResponse[] = [];
+    for (const jar of jars) posted.push(await atIdp(await start(email, jar), { email }));
+    const { result: results, met } = await raceAtLock(["select id from invitations where id = $1 for update", [invitation.id]], '%from "invitations"%for update%', 2, () =>
+      Promise.all(jars.map((jar, i) => post(posted[i]!, jar))),
+    );
+    if (met !== null) expect(met, "both posts waited for the invitation at once").toBe(true);
+    expect(results.map((r) => [r.status, r.location])).toEqual([
+      [303, `${url()}${ENROL_PASSKEY_PATH}`],
+      [303, `${url()}${ENROL_PASSKEY_PATH}`],
+    ]);
+    const rows = await membersNamed(workspace.id, email);
+    expect(rows).toHaveLength(1);
+    expect((await invitationRow(invitation.id)).memberId).toBe(rows[0]!.id);
+    expect((await actions(workspace.id)).filter((a) => a.action === "invitation.accepted")).toHaveLength(1);
+    expect(await sessionsOf(email)).toHaveLength(2);
   });
 });

@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { getDb } from "../../../db/client";
-import { auditEntries, authenticators, members, scimUsers, sessions, ssoConnections, ssoSignIns, users } from "../../../db/schema";
+import { auditEntries, authenticators, invitations, members, scimUsers, sessions, ssoConnections, ssoSignIns, users } from "../../../db/schema";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newMember, newWorkspace } from "../../../test/helpers/fixtures";
 import { CookieJar, startTestIdp, type TestIdp } from "../../../test/helpers/oidc-provider";
 import { startTestDns } from "../../../test/helpers/dns-server";
+import { raceAtLock } from "../../../test/helpers/race-at-lock";
 import { envSchema, resetEnvCache } from "../../platform/config/env";
 import { newId } from "../../platform/ids";
 import { isRecentlyAuthenticated } from "../passkeys/passkeys";
@@ -20,6 +21,8 @@ import { agentDraftAdapter } from "../auth/adapter";
 import { saveSsoConnection, deleteSsoConnection, getSsoConnection } from "./connections";
 import { addSsoDomain, removeSsoDomain, setSsoRequired, verificationRecordName, verificationRecordValue, verifySsoDomain, type TxtResolver } from "./domains";
 import { ENROL_PASSKEY_PATH } from "./responses";
+import { createInvitation } from "../invitations/create-invitation";
+import { revokeInvitation } from "../invitations/revoke-invitation";
 
 setTestEnv({ WEBHOOK_ALLOWED_HOSTS: "127.0.0.1/32" });
 const { url } = serveApiForTests();
@@ -419,6 +422,95 @@ describe("signing in with SSO", () => {
     expect(await passkeySignInAllowed({ email }, signInWithPasskey, noSession)).toBe(true);
     const other = await ssoWorkspace({ domain: name });
     expect(other.domain.name).toBe(name);
+  });
+});
+
+describe("an invitation on an SSO domain", () => {
+  /** An SSO workspace that does not provision just in time, its domain requiring SSO, and an admin who invites. */
+  async function invitingWorkspace() {
+    const sso = await ssoWorkspace();
+    await setSsoRequired(sso.admin.actor, sso.domain.id, true);
+    const invite = async (email: string, role: "admin" | "approver" | "viewer" = "approver") => (await createInvitation(sso.admin.member, { email, role }, url(), null)).invitation;
+    return { ...sso, invite };
+  }
+
+  async function invitationRow(id: string) {
+    return (await (await getDb()).select().from(invitations).where(eq(invitations.id, id)))[0]!;
+  }
+
+  async function membersNamed(workspaceId: string, email: string) {
+    return (await getDb()).select().from(members).where(and(eq(members.workspaceId, workspaceId), sql`lower(${members.email}) = ${email}`));
+  }
+
+  it("is accepted by signing in with SSO: a member in the invited role, audited as the link's acceptance and the sign-in", async () => {
+    const { workspace, name, invite } = await invitingWorkspace();
+    const email = `ivy@${name}`;
+    const invitation = await invite(email, "approver");
+    // The link cannot register a passkey on this domain (sso-gate.ts): signing in with SSO is the way in.
+    expect(await passkeySignInAllowed({ email }, { type: "webauthn" }, async () => undefined)).toBe(false);
+    const flow = await signIn(email.toUpperCase(), email);
+    expect(flow.location).toBe(`${url()}${ENROL_PASSKEY_PATH}`);
+    const [member] = await membersNamed(workspace.id, email);
+    expect(member).toMatchObject({ role: "approver", userId: expect.stringMatching(/^usr_/) });
+    expect(await authSession(flow.sessionToken!)).toMatchObject({ user: { email, id: member!.userId } });
+    expect(await invitationRow(invitation.id)).toMatchObject({ acceptedAt: expect.any(Date), memberId: member!.id, revokedAt: null });
+    const logged = await actions(workspace.id);
+    expect(logged.filter((a) => a.action === "invitation.accepted").map((a) => a.summary)).toEqual([{ email, role: "approver", member_id: member!.id, email_proven: true, via: "sso" }]);
+    expect(logged.filter((a) => a.action === "sso.signed_in").map((a) => (a.summary as { email: string }).email)).toEqual([email]);
+    // Accepted once: not as a just-in-time viewer besides.
+    expect(logged.filter((a) => a.action === "member.joined")).toEqual([]);
+    // Signing in again finds the member; the used invitation plays no part.
+    expect((await signIn(email)).location).toBe(`${url()}${ENROL_PASSKEY_PATH}`);
+    expect(await membersNamed(workspace.id, email)).toHaveLength(1);
+  });
+
+  it("admits no one by an expired or revoked invitation, another workspace's, or one to a person SCIM deprovisioned", async () => {
+    const { workspace, admin, name, invite } = await invitingWorkspace();
+    const db = await getDb();
+    const expired = `eli@${name}`;
+    const old = await invite(expired);
+    await db.update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, old.id));
+    const revoked = `rex@${name}`;
+    await revokeInvitation(admin.member, { invitation_id: (await invite(revoked)).id });
+    // Invited to another workspace (no SSO there): not to this one.
+    const elsewhere = await newWorkspace();
+    const otherAdmin = await newMember(elsewhere.workspace.id, "admin");
+    const stray = `sal@${name}`;
+    await createInvitation(otherAdmin.member, { email: stray, role: "viewer" }, url(), null);
+    // Deprovisioned by the identity provider (SCIM), invited meanwhile: the identity provider's decision stands.
+    const gone = `gil@${name}`;
+    const goneInvitation = await invite(gone);
+    await db.insert(scimUsers).values({ id: newId("scimUser"), workspaceId: workspace.id, userName: gone, email: gone, active: false, memberId: newId("member") });
+    for (const email of [expired, revoked, stray, gone]) {
+      expect((await signIn(email)).location, email).toBe(`${url()}/sign-in?sso_error=not_member`);
+      expect(await membersNamed(workspace.id, email)).toHaveLength(0);
+      expect(await sessionsOf(email)).toHaveLength(0);
+    }
+    expect((await invitationRow(goneInvitation.id)).acceptedAt).toBeNull();
+    expect((await actions(workspace.id)).filter((a) => a.action === "invitation.accepted")).toEqual([]);
+  });
+
+  it("racing callbacks of the same invited person: one member, the invitation accepted once, both signed in", async () => {
+    const { workspace, name, invite } = await invitingWorkspace();
+    const email = `rae@${name}`;
+    // She has an account already (another workspace's member): nothing but the invitation orders the two sign-ins.
+    await (await getDb()).insert(users).values({ id: newId("user"), email });
+    const invitation = await invite(email, "viewer");
+    // Two browsers (or two tabs that each started a sign-in) come back from the identity provider at once.
+    const flows = [await start(email), await start(email)];
+    const callbacks: string[] = [];
+    for (const flow of flows) callbacks.push(await atIdp(flow.jar, idp, flow.authorizationUrl!, email));
+    const { result: results, met } = await raceAtLock(["select id from invitations where id = $1 for update", [invitation.id]], '%from "invitations"%for update%', 2, () =>
+      Promise.all(flows.map((flow, i) => flow.jar.get(callbacks[i]!))),
+    );
+    if (met !== null) expect(met, "both callbacks waited for the invitation at once").toBe(true);
+    expect(results.map((r) => r.headers.get("location"))).toEqual([`${url()}${ENROL_PASSKEY_PATH}`, `${url()}${ENROL_PASSKEY_PATH}`]);
+    const rows = await membersNamed(workspace.id, email);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.role).toBe("viewer");
+    expect((await invitationRow(invitation.id)).memberId).toBe(rows[0]!.id);
+    expect((await actions(workspace.id)).filter((a) => a.action === "invitation.accepted")).toHaveLength(1);
+    expect(await sessionsOf(email)).toHaveLength(2);
   });
 });
 
