@@ -26,6 +26,7 @@ const notFoundUser = (id: string) => scimError(404, null, `No User with id ${id}
 export async function createUser(actor: ScimActor, body: unknown, base: string) {
   const attrs = userFromResource(body);
   const row = await transaction(async (tx) => {
+    await lockOwnerSwitch(tx, actor.workspaceId); // the workspace before any member: the lock order of roles.ts
     await assertUserNameFree(tx, actor.workspaceId, attrs.userName, null);
     const id = newId("scimUser");
     let memberId = newId("member");
@@ -107,6 +108,7 @@ export async function patchUser(actor: ScimActor, id: string, body: unknown, bas
 async function updateUser(actor: ScimActor, id: string, change: (current: UserAttributes) => UserAttributes, base: string) {
   const row = await transaction(async (tx) => {
     const current = await lockUser(tx, actor.workspaceId, id);
+    await lockOwnerSwitch(tx, actor.workspaceId); // the workspace before any member: the lock order of roles.ts
     const next = change(attributesOf(current));
     return saveUser(tx, actor, current, next);
   });
@@ -118,6 +120,7 @@ async function updateUser(actor: ScimActor, id: string, change: (current: UserAt
 export async function deleteUser(actor: ScimActor, id: string): Promise<void> {
   await transaction(async (tx) => {
     const current = await lockUser(tx, actor.workspaceId, id);
+    await lockOwnerSwitch(tx, actor.workspaceId);
     const ended = current.active ? await deactivate(tx, current) : null;
     await tx.delete(scimUsers).where(eq(scimUsers.id, id));
     await appendAudit(tx, [
@@ -173,7 +176,7 @@ const deprovisionSummary = (e: Ended) => ({ role: e.role, votes_withdrawn_from: 
  * another owner remains; otherwise another owner removes or demotes them in the web app first.
  */
 async function deactivate(tx: Transaction, current: ScimUserRow): Promise<Ended> {
-  const ownerGroupOn = await lockOwnerSwitch(tx, current.workspaceId); // before the member: the lock order of roles.ts
+  const ownerGroupOn = await lockOwnerSwitch(tx, current.workspaceId); // held already by the caller
   const [member] = await tx.select().from(members).where(eq(members.id, current.memberId)).for("update");
   if (!member) return { userId: current.userId, withdrawn: [], sessionsEnded: false, role: null };
   if (member.role === "owner") {
@@ -200,7 +203,7 @@ async function reactivate(tx: Transaction, current: ScimUserRow, next: UserAttri
   }
   const [account] = current.userId ? await tx.select({ id: users.id }).from(users).where(eq(users.id, current.userId)) : [];
   const [taken] = account ? await tx.select({ id: members.id }).from(members).where(and(eq(members.workspaceId, current.workspaceId), eq(members.userId, account.id))) : [];
-  const ownerGroupOn = await lockOwnerSwitch(tx, current.workspaceId);
+  const ownerGroupOn = await lockOwnerSwitch(tx, current.workspaceId); // held already by the caller
   const role = (await rolesFromGroups(tx, current.workspaceId, [current.id], ownerGroupOn))?.get(current.id) ?? "viewer";
   const restored = Boolean(account && !taken);
   await tx.insert(members).values({ id: current.memberId, workspaceId: current.workspaceId, email: next.email, name: memberName(next), role, userId: restored ? account!.id : null });
