@@ -2,6 +2,7 @@
 // never changes an owner; on, the group grants and takes the owner role, never leaving the workspace
 // without an owner, also when two changes race. Only an owner flips it, as the session says.
 import { describe, expect, it, vi } from "vitest";
+import { renderToStaticMarkup } from "react-dom/server";
 import { and, eq, like } from "drizzle-orm";
 import { getDb } from "../../../db/client";
 import { auditEntries, members, workspaces, type MemberRow } from "../../../db/schema";
@@ -14,9 +15,10 @@ import type { SignedInMember } from "../auth/current-member";
 
 // The server action reads the signed-in member from next-auth's session: here, whoever the test says.
 const session = vi.hoisted(() => ({ signedIn: null as null | SignedInMember }));
-vi.mock("../auth/current-member", () => ({ currentMember: async () => session.signedIn }));
+vi.mock("../auth/current-member", () => ({ currentMember: async () => session.signedIn, requireMember: async () => session.signedIn! }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 const { setScimOwnerGroupAction } = await import("../../../app/(app)/settings/scim/actions");
+const { default: ScimSettingsPage } = await import("../../../app/(app)/settings/scim/page");
 
 const { api } = serveApiForTests();
 const SCIM = "application/scim+json";
@@ -166,6 +168,9 @@ describe("the switch", () => {
     const { member: admin } = await newMember(workspace.id, "admin");
 
     session.signedIn = await signedInAs(admin);
+    const adminPage = renderToStaticMarkup(await ScimSettingsPage());
+    expect(adminPage).toContain("Only an owner can turn this on or off.");
+    expect(adminPage).not.toMatch(/name="enabled"/);
     const refused = await setScimOwnerGroupAction(null, form({ enabled: "true", role: "owner", member_id: owner.id }));
     expect(refused).toMatchObject({ ok: false });
     expect(await scimOwnerGroupEnabled(workspace.id)).toBe(false);
@@ -176,6 +181,7 @@ describe("the switch", () => {
     expect(await scimOwnerGroupEnabled(workspace.id)).toBe(false);
 
     session.signedIn = await signedInAs(owner);
+    expect(renderToStaticMarkup(await ScimSettingsPage())).toMatch(/name="enabled" value="true"/);
     const before = Date.now();
     expect(await setScimOwnerGroupAction(null, form({ enabled: "true" }))).toMatchObject({ ok: true });
     expect(await scimOwnerGroupEnabled(workspace.id)).toBe(true);
