@@ -1,4 +1,4 @@
-import { check, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, check, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt, idColumn } from "./columns";
 
@@ -19,6 +19,8 @@ export const workspaces = pgTable(
     trustedDomains: text("trusted_domains").array().notNull().default(sql`'{}'::text[]`),
     /** An agent (or workspace-wide key) may have at most this many approvals pending at once: more floods people (approval fatigue). */
     maxPendingApprovalsPerAgent: integer("max_pending_approvals_per_agent").notNull().default(20),
+    /** SCIM's `agentdraft-owner` group grants and takes the owner role (docs/scim.md). Off: SCIM never changes an owner. Only an owner flips it. */
+    scimOwnerGroup: boolean("scim_owner_group").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

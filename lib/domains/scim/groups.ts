@@ -8,7 +8,7 @@ import { scimError } from "./errors";
 import { stringValue, type FilterTerm } from "./filter";
 import type { ListParams } from "./list-params";
 import { parsePatch, scimString, valueEntries, type PatchOp } from "./patch";
-import { roleOfGroup, syncRoles } from "./roles";
+import { lockOwnerSwitch, OWNER_GROUP, roleOfGroup, syncRoles } from "./roles";
 import { listResponse, serializeGroup } from "./serialize";
 import type { ScimActor } from "./tokens";
 
@@ -17,7 +17,7 @@ const notFoundGroup = (id: string) => scimError(404, null, `No Group with id ${i
 
 type GroupChange = { displayName?: string; externalId?: string | null; replace?: string[]; add: string[]; remove: string[]; removeAll?: boolean };
 
-/** POST /Groups. A group named agentdraft-admin, -approver or -viewer sets its members' roles (roles.ts). */
+/** POST /Groups. A group named agentdraft-admin, -approver or -viewer (and -owner, switch on) sets its members' roles (roles.ts). */
 export async function createGroup(actor: ScimActor, body: unknown, base: string) {
   const resource = groupFromResource(body);
   const id = await transaction(async (tx) => {
@@ -25,8 +25,9 @@ export async function createGroup(actor: ScimActor, body: unknown, base: string)
     const groupId = newId("scimGroup");
     await tx.insert(scimGroups).values({ id: groupId, workspaceId: actor.workspaceId, displayName: resource.displayName, externalId: resource.externalId });
     const added = await addMembers(tx, actor.workspaceId, groupId, resource.members);
-    await appendAudit(tx, [{ actor, action: "scim.group_created", resource: { type: "scim_group", id: groupId }, summary: { display_name: resource.displayName, role: roleOfGroup(resource.displayName), members_added: added } }]);
-    if (roleOfGroup(resource.displayName)) await syncRoles(tx, actor, await allUsers(tx, actor.workspaceId));
+    const role = roleOfGroup(resource.displayName, await ownerSwitchFor(tx, actor.workspaceId, resource.displayName));
+    await appendAudit(tx, [{ actor, action: "scim.group_created", resource: { type: "scim_group", id: groupId }, summary: { display_name: resource.displayName, role, members_added: added } }]);
+    if (role) await syncRoles(tx, actor, await allUsers(tx, actor.workspaceId));
     return groupId;
   });
   return getGroup(actor, id, base, false);
@@ -80,7 +81,8 @@ export async function deleteGroup(actor: ScimActor, id: string): Promise<void> {
     const formerMembers = (await tx.select({ id: scimGroupMembers.scimUserId }).from(scimGroupMembers).where(eq(scimGroupMembers.groupId, id))).map((r) => r.id);
     await tx.delete(scimGroups).where(eq(scimGroups.id, id));
     await appendAudit(tx, [{ actor, action: "scim.group_deleted", resource: { type: "scim_group", id }, summary: { display_name: group.displayName, members: formerMembers.length } }]);
-    if (roleOfGroup(group.displayName)) await syncRoles(tx, actor, await allUsers(tx, actor.workspaceId));
+    const role = roleOfGroup(group.displayName, await ownerSwitchFor(tx, actor.workspaceId, group.displayName));
+    if (role) await syncRoles(tx, actor, await allUsers(tx, actor.workspaceId), { ownerGroupGone: role === "owner" });
   });
 }
 
@@ -159,9 +161,10 @@ async function changeGroup(actor: ScimActor, id: string, change: GroupChange): P
         summary: { display_name: name, ...(name !== group.displayName ? { renamed_from: group.displayName } : {}), members_added: added, members_removed: removed },
       },
     ]);
-    const wasRole = roleOfGroup(group.displayName);
-    const isRole = roleOfGroup(name);
-    if (wasRole !== isRole) await syncRoles(tx, actor, await allUsers(tx, actor.workspaceId));
+    const ownerGroupOn = await ownerSwitchFor(tx, actor.workspaceId, group.displayName, name);
+    const wasRole = roleOfGroup(group.displayName, ownerGroupOn);
+    const isRole = roleOfGroup(name, ownerGroupOn);
+    if (wasRole !== isRole) await syncRoles(tx, actor, await allUsers(tx, actor.workspaceId), { ownerGroupGone: wasRole === "owner" });
     else if (isRole) await syncRoles(tx, actor, [...added, ...removed]);
   });
 }
@@ -189,6 +192,9 @@ async function assertNameFree(tx: Transaction, workspaceId: string, displayName:
   const [other] = await tx.select({ id: scimGroups.id }).from(scimGroups).where(and(eq(scimGroups.workspaceId, workspaceId), sql`lower(${scimGroups.displayName}) = lower(${displayName})`));
   if (other && other.id !== self) throw scimError(409, "uniqueness", `A Group named ${displayName} already exists in this workspace (id ${other.id}).`);
 }
+
+/** The owner-group switch, read and held (roles.ts) only when one of these names is agentdraft-owner: other groups' roles do not depend on it. */
+const ownerSwitchFor = async (tx: Transaction, workspaceId: string, ...names: string[]) => (names.some((n) => n.toLowerCase() === OWNER_GROUP) ? lockOwnerSwitch(tx, workspaceId) : false);
 
 const allUsers = async (tx: Transaction, workspaceId: string) => (await tx.select({ id: scimUsers.id }).from(scimUsers).where(eq(scimUsers.workspaceId, workspaceId))).map((r) => r.id);
 

@@ -9,7 +9,7 @@ import { scimError } from "./errors";
 import { stringValue, type FilterTerm } from "./filter";
 import type { ListParams } from "./list-params";
 import { parsePatch } from "./patch";
-import { rolesFromGroups, syncRoles } from "./roles";
+import { assertOwnersRemain, lockOwnerSwitch, rolesFromGroups, syncRoles } from "./roles";
 import { listResponse, serializeUser } from "./serialize";
 import type { ScimActor } from "./tokens";
 import { applyUserPatch, attributesOf, memberName, userFromResource, type UserAttributes } from "./user-attributes";
@@ -26,6 +26,7 @@ const notFoundUser = (id: string) => scimError(404, null, `No User with id ${id}
 export async function createUser(actor: ScimActor, body: unknown, base: string) {
   const attrs = userFromResource(body);
   const row = await transaction(async (tx) => {
+    await lockOwnerSwitch(tx, actor.workspaceId); // the workspace before any member: the lock order of roles.ts
     await assertUserNameFree(tx, actor.workspaceId, attrs.userName, null);
     const id = newId("scimUser");
     let memberId = newId("member");
@@ -48,7 +49,7 @@ export async function createUser(actor: ScimActor, body: unknown, base: string) 
     await appendAudit(tx, [
       { actor, action: "scim.user_provisioned", resource: { type: "scim_user", id }, summary: { user_name: attrs.userName, email: attrs.email, active: attrs.active, member_id: memberId, took_over_member: adopted } },
     ]);
-    if (attrs.active) await syncRoles(tx, actor, [id]); // role groups, when the workspace has any, decide (a member taken over included)
+    if (attrs.active) await syncRoles(tx, actor, [id], { keepOwners: true }); // role groups, when the workspace has any, decide (a member taken over included; an owner stays one)
     return inserted!;
   });
   return serializeUser(row, [], base);
@@ -107,6 +108,7 @@ export async function patchUser(actor: ScimActor, id: string, body: unknown, bas
 async function updateUser(actor: ScimActor, id: string, change: (current: UserAttributes) => UserAttributes, base: string) {
   const row = await transaction(async (tx) => {
     const current = await lockUser(tx, actor.workspaceId, id);
+    await lockOwnerSwitch(tx, actor.workspaceId); // the workspace before any member: the lock order of roles.ts
     const next = change(attributesOf(current));
     return saveUser(tx, actor, current, next);
   });
@@ -118,6 +120,7 @@ async function updateUser(actor: ScimActor, id: string, change: (current: UserAt
 export async function deleteUser(actor: ScimActor, id: string): Promise<void> {
   await transaction(async (tx) => {
     const current = await lockUser(tx, actor.workspaceId, id);
+    await lockOwnerSwitch(tx, actor.workspaceId);
     const ended = current.active ? await deactivate(tx, current) : null;
     await tx.delete(scimUsers).where(eq(scimUsers.id, id));
     await appendAudit(tx, [
@@ -158,7 +161,7 @@ async function saveUser(tx: Transaction, actor: ScimActor, current: ScimUserRow,
   await appendAudit(tx, [
     { actor, action, resource: { type: "scim_user", id: current.id }, summary: { user_name: next.userName, member_id: memberId, changed, ...(next.email !== before.email ? { email: { from: before.email, to: next.email } } : {}), ...summary } },
   ]);
-  if (!before.active && next.active) await syncRoles(tx, actor, [current.id]);
+  if (!before.active && next.active) await syncRoles(tx, actor, [current.id], { keepOwners: true });
   return saved!;
 }
 
@@ -169,13 +172,18 @@ const deprovisionSummary = (e: Ended) => ({ role: e.role, votes_withdrawn_from: 
  * Deprovisions: the member row goes (their live streams end with it), their votes on pending
  * approvals are withdrawn, and their sessions end when this was their last workspace
  * (members' endMembership, as removing a member does). Their past decisions stay, by member id.
- * An owner is not deprovisioned by SCIM: another owner removes or demotes them in the web app first.
+ * An owner is deprovisioned only when an owner has let SCIM grant the owner role (roles.ts) and
+ * another owner remains; otherwise another owner removes or demotes them in the web app first.
  */
 async function deactivate(tx: Transaction, current: ScimUserRow): Promise<Ended> {
+  const ownerGroupOn = await lockOwnerSwitch(tx, current.workspaceId); // held already by the caller
   const [member] = await tx.select().from(members).where(eq(members.id, current.memberId)).for("update");
   if (!member) return { userId: current.userId, withdrawn: [], sessionsEnded: false, role: null };
   if (member.role === "owner") {
-    throw scimError(403, null, `${current.userName} is an owner of this workspace: only an owner removes an owner. Make them admin in AgentDraft (Members) first, then deprovision.`);
+    if (!ownerGroupOn) {
+      throw scimError(403, null, `${current.userName} is an owner of this workspace: only an owner removes an owner. Make them admin in AgentDraft (Members) first, then deprovision.`);
+    }
+    await assertOwnersRemain(tx, current.workspaceId, [member.id], `Deprovisioning ${current.userName}`);
   }
   const { withdrawn, sessionsEnded } = await endMembership(tx, member);
   return { userId: member.userId, withdrawn, sessionsEnded, role: member.role };
@@ -195,7 +203,8 @@ async function reactivate(tx: Transaction, current: ScimUserRow, next: UserAttri
   }
   const [account] = current.userId ? await tx.select({ id: users.id }).from(users).where(eq(users.id, current.userId)) : [];
   const [taken] = account ? await tx.select({ id: members.id }).from(members).where(and(eq(members.workspaceId, current.workspaceId), eq(members.userId, account.id))) : [];
-  const role = (await rolesFromGroups(tx, current.workspaceId, [current.id]))?.get(current.id) ?? "viewer";
+  const ownerGroupOn = await lockOwnerSwitch(tx, current.workspaceId); // held already by the caller
+  const role = (await rolesFromGroups(tx, current.workspaceId, [current.id], ownerGroupOn))?.get(current.id) ?? "viewer";
   const restored = Boolean(account && !taken);
   await tx.insert(members).values({ id: current.memberId, workspaceId: current.workspaceId, email: next.email, name: memberName(next), role, userId: restored ? account!.id : null });
   return { memberId: current.memberId, role, account_restored: restored, took_over_member: false };

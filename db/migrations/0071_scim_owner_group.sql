@@ -1,0 +1,1 @@
+ALTER TABLE "workspaces" ADD COLUMN "scim_owner_group" boolean DEFAULT false NOT NULL;
