@@ -2,7 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import { transaction } from "../../../db/transaction";
 import type { Transaction } from "../../../db/client";
-import { members, MEMBER_ROLES, type MemberRow } from "../../../db/schema";
+import { members, MEMBER_ROLES, workspaces, type MemberRow } from "../../../db/schema";
 import { AppError, notFound } from "../../platform/errors";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { memberActor } from "./memberships";
@@ -20,6 +20,7 @@ export async function changeRole(by: MemberRow, input: z.input<typeof changeRole
   const { member_id, role } = changeRoleInput.parse(input);
   assertRole(by.role, "admin", "change roles");
   return transaction(async (tx) => {
+    await lockWorkspaceRoles(tx, by.workspaceId);
     const [target] = await tx.select().from(members).where(and(eq(members.workspaceId, by.workspaceId), eq(members.id, member_id))).for("update");
     if (!target) throw notFound("member", member_id);
     if (target.role === role) return target;
@@ -32,6 +33,16 @@ export async function changeRole(by: MemberRow, input: z.input<typeof changeRole
     ]);
     return updated!;
   });
+}
+
+/**
+ * Every change of roles or memberships that may touch an owner takes the workspace's row first
+ * (FOR NO KEY UPDATE: rows that reference the workspace can still be inserted), as SCIM's do
+ * (lib/domains/scim/roles.ts), then the members: one lock order everywhere, so a change in the
+ * web app and a SCIM sync queue behind each other instead of deadlocking.
+ */
+export async function lockWorkspaceRoles(tx: Transaction, workspaceId: string): Promise<void> {
+  await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for("no key update");
 }
 
 /** Refuses to leave a workspace without an owner. */

@@ -7,7 +7,7 @@ import { AppError, notFound } from "../../platform/errors";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { memberActor } from "./memberships";
 import { assertRole } from "./roles";
-import { assertAnotherOwner } from "./change-role";
+import { assertAnotherOwner, lockWorkspaceRoles } from "./change-role";
 import { withdrawPendingVotes } from "./withdraw-votes";
 
 export const removeMemberInput = z.object({ member_id: z.string().min(1).max(100) });
@@ -24,6 +24,7 @@ export async function removeMember(by: MemberRow, input: z.input<typeof removeMe
   assertRole(by.role, "admin", "remove members");
   if (member_id === by.id) throw new AppError("conflict", "You cannot remove yourself; ask another admin or owner.");
   await transaction(async (tx) => {
+    await lockWorkspaceRoles(tx, by.workspaceId);
     const [target] = await tx.select().from(members).where(and(eq(members.workspaceId, by.workspaceId), eq(members.id, member_id))).for("update");
     if (!target) throw notFound("member", member_id);
     if (target.role === "owner") {

@@ -10,6 +10,7 @@ import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newMember, newWorkspace } from "../../../test/helpers/fixtures";
 import { operatorActor } from "../../platform/actor";
 import { createScimToken } from "./tokens";
+import { changeRole } from "../members/change-role";
 import { scimOwnerGroupEnabled, setScimOwnerGroup } from "./owner-group-switch";
 import type { SignedInMember } from "../auth/current-member";
 
@@ -156,6 +157,27 @@ describe("with the switch on", () => {
       const [one, two] = await Promise.all(round < 2 ? [removeFrom(owners, a), removeFrom(owners, b)] : [removeFrom(owners, a), call("DELETE", `/Users/${b.scimId}`)]);
       expect([one.status, two.status].sort()).toEqual([204, 400]);
       expect([one, two].find((r) => r.status === 400)!.json.scimType).toBe("mutability");
+      expect(await ownersOf(workspace.id)).toHaveLength(1);
+    }
+  });
+});
+
+describe("the web app beside SCIM", () => {
+  it("an owner demoting the other owner while SCIM removes the first from the owner group: one wins, one is refused, never a deadlock or no owner", async () => {
+    for (let round = 0; round < 4; round++) {
+      const { workspace, person, group, removeFrom } = await provider();
+      const a = await person("owner");
+      const b = await person("owner");
+      await setScimOwnerGroup(a.member, { enabled: true });
+      await group("agentdraft-admin", [a, b]);
+      const owners = await group("agentdraft-owner", [a, b]);
+      // The web app locks the workspace before the members, as SCIM does: without it they could deadlock (Postgres ends one with 40P01: a 500).
+      const [web, scim] = await Promise.allSettled([changeRole(a.member, { member_id: b.member.id, role: "admin" }), removeFrom(owners, a)]);
+      const webDone = web.status === "fulfilled";
+      const scimDone = scim.status === "fulfilled" && scim.value.status === 204;
+      expect(webDone !== scimDone, JSON.stringify({ web: webDone ? "ok" : String((web as PromiseRejectedResult).reason), scim: scim.status === "fulfilled" ? scim.value.status : String(scim.reason) })).toBe(true);
+      if (!webDone) expect(String((web as PromiseRejectedResult).reason)).toMatch(/at least one owner|owner role/);
+      if (!scimDone) expect(scim.status === "fulfilled" && scim.value.status).toBe(400);
       expect(await ownersOf(workspace.id)).toHaveLength(1);
     }
   });
