@@ -4,13 +4,14 @@ import { revalidatePath } from "next/cache";
 import { runMemberAction, type ActionState } from "@/lib/domains/auth/member-action";
 import { appUrl } from "@/lib/domains/auth/app-url";
 import { createInvitation, createInvitationInput } from "@/lib/domains/invitations/create-invitation";
+import { ssoRequiredForEmail } from "@/lib/domains/sso";
 import { revokeInvitation, revokeInvitationInput } from "@/lib/domains/invitations/revoke-invitation";
 import { changeRole, changeRoleInput } from "@/lib/domains/members/change-role";
 import { removeMember, removeMemberInput } from "@/lib/domains/members/remove-member";
 
 export async function inviteAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runMemberAction("admin", "invite members", createInvitationInput, form, async ({ member }, input) => {
-    const { mail } = await createInvitation(member, input, await appUrl());
+    const { mail } = await createInvitation(member, input, await appUrl(), undefined, { ssoRequired: await ssoRequiredForEmail(input.email) });
     revalidatePath("/members");
     return {
       ok: true,

@@ -20,13 +20,16 @@ export const createInvitationInput = z.object({
  * link through the mail module (sent, or captured when no provider is configured). Only a link
  * that was sent proves the address when accepted (`link_sent_at`): a captured one is readable
  * by admins, so its member's address stays unproven.
- * `baseUrl` is the web app's origin, for the link.
+ * `baseUrl` is the web app's origin, for the link. `ssoRequired`: the address is on a domain whose
+ * workspace requires SSO (the caller asks the sso domain, which depends on this one), so the
+ * mail says the link leads to their identity provider's sign-in, not to creating a passkey first.
  */
 export async function createInvitation(
   by: MemberRow,
   input: z.input<typeof createInvitationInput>,
   baseUrl: string,
   transport: MailTransport | null = configuredTransport(),
+  how: { ssoRequired?: boolean } = {},
 ): Promise<{ invitation: InvitationRow; mail: { id: string; status: "sent" | "captured" } }> {
   const { email, role } = createInvitationInput.parse(input);
   assertRole(by.role, "admin", "invite members");
@@ -67,7 +70,10 @@ export async function createInvitation(
       subject: `You are invited to ${workspaceName} on AgentDraft`,
       text:
         `${by.name ?? by.email} invited you to join the workspace "${workspaceName}" on AgentDraft as ${role}.\n\n` +
-        `Accept the invitation and create your passkey here:\n${link}\n\nThe link works once and expires in 7 days.`,
+        (how.ssoRequired
+          ? `Your organisation signs in to AgentDraft with single sign-on: open the link, sign in with your organisation's account, then add a passkey:\n${link}\n\n`
+          : `Accept the invitation and create your passkey here:\n${link}\n\n`) +
+        `The link works once and expires in 7 days.`,
     },
     transport,
     { secrets: [token] },

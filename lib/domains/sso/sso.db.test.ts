@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { getDb } from "../../../db/client";
-import { auditEntries, authenticators, invitations, members, scimUsers, sessions, ssoConnections, ssoSignIns, users } from "../../../db/schema";
+import { auditEntries, authenticators, invitations, outboundMail, members, scimUsers, sessions, ssoConnections, ssoSignIns, users } from "../../../db/schema";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newMember, newWorkspace } from "../../../test/helpers/fixtures";
@@ -19,7 +19,7 @@ import { isRecentlyAuthenticated } from "../passkeys/passkeys";
 import { passkeySignInAllowed } from "../auth/sso-gate";
 import { agentDraftAdapter } from "../auth/adapter";
 import { saveSsoConnection, deleteSsoConnection, getSsoConnection } from "./connections";
-import { addSsoDomain, removeSsoDomain, setSsoRequired, verificationRecordName, verificationRecordValue, verifySsoDomain, type TxtResolver } from "./domains";
+import { addSsoDomain, removeSsoDomain, setSsoRequired, ssoRequiredForEmail, verificationRecordName, verificationRecordValue, verifySsoDomain, type TxtResolver } from "./domains";
 import { ENROL_PASSKEY_PATH } from "./responses";
 import { createInvitation } from "../invitations/create-invitation";
 import { revokeInvitation } from "../invitations/revoke-invitation";
@@ -430,7 +430,9 @@ describe("an invitation on an SSO domain", () => {
   async function invitingWorkspace() {
     const sso = await ssoWorkspace();
     await setSsoRequired(sso.admin.actor, sso.domain.id, true);
-    const invite = async (email: string, role: "admin" | "approver" | "viewer" = "approver") => (await createInvitation(sso.admin.member, { email, role }, url(), null)).invitation;
+    // As the Members page's action invites: asking whether the address is on a "require SSO" domain.
+    const invite = async (email: string, role: "admin" | "approver" | "viewer" = "approver") =>
+      (await createInvitation(sso.admin.member, { email, role }, url(), null, { ssoRequired: await ssoRequiredForEmail(email) })).invitation;
     return { ...sso, invite };
   }
 
@@ -446,6 +448,10 @@ describe("an invitation on an SSO domain", () => {
     const { workspace, name, invite } = await invitingWorkspace();
     const email = `ivy@${name}`;
     const invitation = await invite(email, "approver");
+    // The mail sends them to their organisation's sign-in, not to creating a passkey first.
+    const [mail] = await (await getDb()).select({ text: outboundMail.text }).from(outboundMail).where(and(eq(outboundMail.workspaceId, workspace.id), eq(outboundMail.kind, "invitation")));
+    expect(mail!.text).toContain("signs in to AgentDraft with single sign-on");
+    expect(mail!.text).not.toContain("create your passkey here");
     // The link cannot register a passkey on this domain (sso-gate.ts): signing in with SSO is the way in.
     expect(await passkeySignInAllowed({ email }, { type: "webauthn" }, async () => undefined)).toBe(false);
     const flow = await signIn(email.toUpperCase(), email);
