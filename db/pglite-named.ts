@@ -16,8 +16,19 @@ type Pglite = PGlite & {
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
 };
 
-/** Per PGlite instance: each statement name it has parsed, with its parameters' type ids. */
-const parsed = new WeakMap<PGlite, Map<string, number[]>>();
+/**
+ * Per PGlite instance: each statement name it has parsed, with its parameters' type ids. Kept on
+ * the instance itself, not in this module: Next.js bundles server code once per layer (route
+ * handlers, server actions, pages), so this module can exist several times in one process, all
+ * sharing the one PGlite; a map per module copy would parse a name another copy had parsed
+ * already, and Postgres refuses that (42P05), aborting the caller's transaction.
+ */
+const PARSED = Symbol.for("agentdraft.pglite.parsedStatements");
+type WithParsed = PGlite & { [PARSED]?: Map<string, number[]> };
+function parsedOn(pg: PGlite): Map<string, number[]> {
+  const holder = pg as WithParsed;
+  return (holder[PARSED] ??= new Map());
+}
 
 const concat = (parts: Uint8Array[]) => Buffer.concat(parts);
 
@@ -53,8 +64,7 @@ export async function pgliteExecuteNamed<R>(pg: PGlite, inTransaction: boolean, 
   const client = pg as Pglite;
   const send = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
   const exchange = async () => {
-    let names = parsed.get(pg);
-    if (!names) parsed.set(pg, (names = new Map()));
+    const names = parsedOn(pg);
     let types = names.get(name);
     try {
       if (!types) {

@@ -26,6 +26,17 @@ describe("fixed statements as named prepared statements (db/prepared.ts)", () =>
     });
   });
 
+  it("on PGlite, two copies of this code in one process (Next.js bundles it once per layer) share what the database has parsed", async () => {
+    if ((await getDriver()) !== "pglite") return;
+    // The copy a server action loads, beside the route handlers' copy: the same database, modules of its own.
+    vi.resetModules();
+    const other = await import("./prepared");
+    const text = sql`select ${7}::int * ${6}::int as n, 'prepared-test-copies' as tag`;
+    expect((await executeFixed<{ n: number }>(await getDb(), text)).rows[0]!.n).toBe(42);
+    // Inside a transaction, where a refused Parse (42P05, "already exists") would abort the caller's work.
+    expect(await transaction(async (tx) => (await other.executeFixed<{ n: number }>(tx, text)).rows[0]!.n)).toBe(42);
+  });
+
   describe("behind a pooler that hands the statement to a connection that never saw it", () => {
     afterAll(async () => {
       delete process.env.DATABASE_POOL_MAX;
