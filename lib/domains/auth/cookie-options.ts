@@ -11,4 +11,4 @@ export function appCookieOptions(maxAgeSeconds: number) {
   };
 }
 
-export const YEAR_SECONDS = 365 * 24 * 60 * 60;
+export { YEAR_SECONDS } from "../../platform/config/cookies";

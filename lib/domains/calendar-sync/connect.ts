@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { queryable, transaction } from "../../../db/transaction";
 import { googleCalendarLinks, googleConnections, type CalendarProviderId, type GoogleConnectionRow, type MemberRow } from "../../../db/schema";
@@ -14,6 +14,7 @@ import type { CalendarProvider } from "./provider";
 import { stopWatch } from "./watch";
 import { capturesOutbound } from "../../platform/config/preview";
 import { recordCapture } from "../../platform/outbound/captures";
+import { sameString } from "../../platform/crypto/same-string";
 
 const STATE_TTL_MS = 10 * 60 * 1000;
 
@@ -43,12 +44,6 @@ function readPending(cookie: string | undefined): PendingConnect | null {
     return null;
   }
 }
-
-export const sameString = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 /**
  * Step 2, the OAuth callback: checks the state against the cookie and the signed-in member,

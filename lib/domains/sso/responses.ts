@@ -1,5 +1,5 @@
 import { publicOrigin } from "../../platform/config/public-url";
-import { secureCookies, sessionCookieName, WORKSPACE_COOKIE } from "../../platform/config/cookies";
+import { secureCookies, sessionCookieName, WORKSPACE_COOKIE, YEAR_SECONDS } from "../../platform/config/cookies";
 import { readBody } from "../../platform/api/read-body";
 import { isId } from "../../platform/ids";
 import type { SsoSignedIn } from "./admit";
@@ -48,8 +48,6 @@ export async function ssoStartResponse(req: Request, next: string): Promise<Resp
     return refused(err, false);
   }
 }
-
-const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 /**
  * GET /sso/callback : the identity provider's answer; a session cookie as Auth.js sets it, the

@@ -1,8 +1,9 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { SAML, ValidateInResponseTo, type Profile } from "@node-saml/node-saml";
 import { parseDomFromString } from "@node-saml/node-saml/lib/xml";
 import { queryable } from "../../../db/transaction";
+import { sameString } from "../../platform/crypto/same-string";
 import { ssoConnections, ssoSamlAssertions, ssoSamlRequests, type SsoConnectionRow } from "../../../db/schema";
 import { admitSsoPerson, type SsoSignedIn } from "./admit";
 import { describeError } from "./discovery";
@@ -59,8 +60,6 @@ export async function startSamlSignIn(connection: SsoConnectionRow, email: strin
   const authorizationUrl = await serviceProvider(connection, id).getAuthorizeUrlAsync("", undefined, {});
   return { authorizationUrl, samlRequestId: id };
 }
-
-const sameString = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 const failed = (why: string) => new SsoRefusal("failed", `The identity provider's answer was refused: ${why}.`);
 

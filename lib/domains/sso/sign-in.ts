@@ -1,10 +1,11 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import * as client from "openid-client";
 import { queryable } from "../../../db/transaction";
 import { ssoConnections, ssoSignIns, type SsoConnectionRow } from "../../../db/schema";
 import { takeToken } from "../../platform/api/rate-limit";
 import { publicOrigin } from "../../platform/config/public-url";
+import { sameString } from "../../platform/crypto/same-string";
 import { admitSsoPerson, type SsoSignedIn } from "./admit";
 import { oidcSettingsOf } from "./connections";
 import { describeError, oidcConfiguration } from "./discovery";
@@ -68,8 +69,6 @@ async function startOidcSignIn(connection: SsoConnectionRow, email: string, next
   });
   return { authorizationUrl: url.href, state };
 }
-
-const sameString = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * Finishes a sign-in at the callback: the state must match the browser's cookie and a sign-in

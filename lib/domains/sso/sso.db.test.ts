@@ -300,6 +300,13 @@ describe("signing in with SSO", () => {
     wrong.searchParams.set("state", "forged-state");
     const forged = await fetch(wrong, { redirect: "manual", headers: { cookie: `agentdraft-sso-state=forged-state` } });
     expect(forged.headers.get("location")).toBe(`${url()}/sign-in?sso_error=expired`);
+    // A state as long as the cookie's in characters but not in bytes: refused like any wrong state, never a 500.
+    const real = flow.jar.header().match(/agentdraft-sso-state=([^;]+)/)![1]!;
+    const lookalike = new URL(callbackUrl);
+    lookalike.searchParams.set("state", `é${real.slice(1)}`);
+    const odd = await fetch(lookalike, { redirect: "manual", headers: { cookie: flow.jar.header() } });
+    expect(odd.status).toBe(303);
+    expect(odd.headers.get("location")).toBe(`${url()}/sign-in?sso_error=expired`);
     // The real one works once; the same callback again (the code replayed) is refused.
     const cookie = flow.jar.header();
     const first = await fetch(callbackUrl, { redirect: "manual", headers: { cookie } });

@@ -12,5 +12,8 @@ export const SESSION_COOKIE_NAMES = ["__Secure-authjs.session-token", "authjs.se
 /** The session cookie's name as this deployment sets it. */
 export const sessionCookieName = () => SESSION_COOKIE_NAMES[secureCookies() ? 0 : 1];
 
+/** How long the app keeps a choice in a cookie (the active workspace). */
+export const YEAR_SECONDS = 365 * 24 * 60 * 60;
+
 /** Names the workspace a person with several memberships is looking at (the web app's, and set by an SSO sign-in). Not a grant: it only selects among their own memberships. */
 export const WORKSPACE_COOKIE = "agentdraft-workspace";
