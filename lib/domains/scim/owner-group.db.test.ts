@@ -11,6 +11,7 @@ import { newMember, newWorkspace } from "../../../test/helpers/fixtures";
 import { operatorActor } from "../../platform/actor";
 import { createScimToken } from "./tokens";
 import { changeRole } from "../members/change-role";
+import { raceAtLock } from "../../../test/helpers/race-at-lock";
 import { scimOwnerGroupEnabled, setScimOwnerGroup } from "./owner-group-switch";
 import type { SignedInMember } from "../auth/current-member";
 
@@ -166,13 +167,18 @@ describe("the web app beside SCIM", () => {
   it("an owner demoting the other owner while SCIM removes the first from the owner group: one wins, one is refused, never a deadlock or no owner", async () => {
     for (let round = 0; round < 4; round++) {
       const { workspace, person, group, removeFrom } = await provider();
-      const a = await person("owner");
-      const b = await person("owner");
-      await setScimOwnerGroup(a.member, { enabled: true });
-      await group("agentdraft-admin", [a, b]);
-      const owners = await group("agentdraft-owner", [a, b]);
-      // The web app locks the workspace before the members, as SCIM does: without it they could deadlock (Postgres ends one with 40P01: a 500).
-      const [web, scim] = await Promise.allSettled([changeRole(a.member, { member_id: b.member.id, role: "admin" }), removeFrom(owners, a)]);
+      const [lo, hi] = [await person("owner"), await person("owner")].sort((x, y) => (x.member.id < y.member.id ? -1 : 1));
+      await setScimOwnerGroup(lo!.member, { enabled: true });
+      await group("agentdraft-admin", [lo!, hi!]);
+      const owners = await group("agentdraft-owner", [lo!, hi!]);
+      // On Postgres the two meet at `hi`'s row: SCIM locks the owners in id order (lo, then waits for hi); the web
+      // app's change of hi would take hi, then lo. Had it not taken the workspace's row first, as SCIM does, whoever
+      // got hi when it was released could deadlock with the other (Postgres ends one with 40P01: a 500).
+      const { result, met } = await raceAtLock(["select id from members where id = $1 for update", [hi!.member.id]], "%for%update%", 2, () =>
+        Promise.allSettled([changeRole(lo!.member, { member_id: hi!.member.id, role: "admin" }), removeFrom(owners, lo!)]),
+      );
+      if (met !== null) expect(met, "both changes waited at once").toBe(true);
+      const [web, scim] = result;
       const webDone = web.status === "fulfilled";
       const scimDone = scim.status === "fulfilled" && scim.value.status === 204;
       expect(webDone !== scimDone, JSON.stringify({ web: webDone ? "ok" : String((web as PromiseRejectedResult).reason), scim: scim.status === "fulfilled" ? scim.value.status : String(scim.reason) })).toBe(true);
