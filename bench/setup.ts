@@ -52,7 +52,7 @@ export async function benchDatabase(argv: string[]): Promise<BenchDatabase> {
   const direct = new URL(admin);
   direct.pathname = `/${name}`;
   // Migrations always run on the direct URL (said, so the server does not warn that they might not).
-  const setupEnv = { DATABASE_URL: direct.toString(), DATABASE_URL_UNPOOLED: direct.toString(), DATABASE_POOL_MAX: "50" };
+  const setupEnv = { DATABASE_URL: direct.toString(), DATABASE_URL_UNPOOLED: direct.toString(), DATABASE_POOL_MAX: process.env.BENCH_POOL_MAX ?? "50" };
   const closers: (() => unknown)[] = [];
   let env: Record<string, string> = setupEnv;
   let about = "local Postgres, direct (node-postgres, named prepared statements)";

@@ -22,6 +22,8 @@ import { compileFixed } from "./compile-fixed";
 const MAX_NAMED = 256;
 const names = new Map<string, string>();
 let pgliteRawOptions: QueryOptions | undefined;
+let pgRawTypes: unknown;
+type PgClient = { query(config: { name: string; text: string; types: unknown }, values: unknown[]): Promise<{ rows: unknown[] }> };
 
 type Internals = {
   dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
@@ -55,7 +57,12 @@ export async function executeFixed<R>(q: Queryable, query: SQL): Promise<{ rows:
     return pgliteExecuteNamed<R>(pg, q !== db, name, compiled.sql, compiled.params, pgliteRawOptions);
   }
   try {
-    return (await internals.session.prepareQuery(compiled, undefined, name, false).execute()) as { rows: R[] };
+    // Straight to node-postgres (the pool, or the transaction's connection): drizzle's prepared
+    // query would build a new query object, its type parsers and its tracing spans per call. The
+    // parsers are drizzle's own (dates and intervals as text), read once, so rows are the same.
+    pgRawTypes ??= (internals.session.prepareQuery(compiled, undefined, name, false) as unknown as { rawQueryConfig: { types: unknown } }).rawQueryConfig.types;
+    const client = (q as unknown as { session: { client: PgClient } }).session.client;
+    return (await client.query({ name, text: compiled.sql, types: pgRawTypes }, compiled.params)) as { rows: R[] };
   } catch (err) {
     if (!poolerRefused(err)) throw err;
     await stopNamedStatements();

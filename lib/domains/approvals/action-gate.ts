@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { queryable, transaction } from "../../../db/transaction";
 import { EffectGuardFailedError, replayingEffectNow, withEffectGuard } from "../../../db/effect";
 import { approvalPolicies, approvals, type ApprovalPolicyRow } from "../../../db/schema";
@@ -46,7 +46,7 @@ export async function gateAction<T>(actor: Actor & { type: "key" }, gated: Gated
     // The common case, in one round trip: no taint rule names this action, checked inside the
     // action's own statement (db/effect.ts withEffectGuard). Only when one does is it looked up.
     try {
-      return await withEffectGuard(sql`not exists (${(await queryable()).select({ one: sql`1` }).from(approvalPolicies).where(ruleApplies(actor, gated))})`, perform);
+      return await withEffectGuard(noRuleNames(actor, gated), perform);
     } catch (err) {
       if (!(err instanceof EffectGuardFailedError)) throw err;
     }
@@ -84,22 +84,25 @@ async function taintRule(actor: Actor & { type: "key" }, gated: GatedAction): Pr
   return policy ?? null;
 }
 
-/** A taint rule that names this action: its class, the agent (or every agent), at or below its priority, its resource. */
-function ruleApplies(actor: Actor & { type: "key" }, gated: GatedAction) {
-  return and(
-    eq(approvalPolicies.workspaceId, actor.workspaceId),
-    eq(approvalPolicies.actionClass, gated.actionClass),
-    eq(approvalPolicies.untrustedTrace, true),
-    actor.agentId ? or(isNull(approvalPolicies.agentId), eq(approvalPolicies.agentId, actor.agentId)) : isNull(approvalPolicies.agentId),
-    or(isNull(approvalPolicies.minPriority), lte(approvalPolicies.minPriority, gated.priority)),
-    gated.resource === undefined ? isNull(approvalPolicies.resource) : resourceMatches(gated.resource),
-  );
-}
+/** The guard of the one-statement path: no taint rule names this action (fixed text: db/compile-fixed.ts). */
+export const noRuleNames = (actor: Actor & { type: "key" }, gated: GatedAction) => sql`not exists (select 1 from approval_policies where ${ruleApplies(actor, gated)})`;
 
-/** A rule without a resource, naming this one, or naming a prefix of it (`deploy:*`). */
-function resourceMatches(resource: string) {
-  const r = approvalPolicies.resource;
-  return or(isNull(r), eq(r, resource), sql`(right(${r}, 1) = '*' and left(${resource}, length(${r}) - 1) = left(${r}, length(${r}) - 1))`);
+/**
+ * A taint rule that names this action: its class, the agent (or every agent), at or below its
+ * priority, its resource (a rule without one, naming this one, or naming a prefix of it:
+ * `deploy:*`). Plain SQL over `approval_policies` with its values as parameters, one text per
+ * kind of action (with or without a resource): the guard rides in the action's own statement, a
+ * named prepared statement (db/prepared.ts), which only text of this shape can be.
+ */
+function ruleApplies(actor: Actor & { type: "key" }, gated: GatedAction) {
+  const rule = sql`approval_policies.workspace_id = ${actor.workspaceId} and approval_policies.action_class = ${gated.actionClass}
+    and approval_policies.untrusted_trace
+    and (approval_policies.agent_id is null or approval_policies.agent_id = ${actor.agentId}::text)
+    and (approval_policies.min_priority is null or approval_policies.min_priority <= ${gated.priority}::int)`;
+  if (gated.resource === undefined) return sql`${rule} and approval_policies.resource is null`;
+  const r = sql`${gated.resource}::text`;
+  return sql`${rule} and (approval_policies.resource is null or approval_policies.resource = ${r}
+    or (right(approval_policies.resource, 1) = '*' and left(${r}, length(approval_policies.resource) - 1) = left(approval_policies.resource, length(approval_policies.resource) - 1)))`;
 }
 
 /**
