@@ -103,12 +103,14 @@ export async function withEffectGuard<T>(holds: SQL, fn: () => Promise<T>): Prom
 export const effectRan = (err: unknown): boolean => Boolean((err as { effectRan?: boolean } | null)?.effectRan);
 
 /**
- * One state change as one statement: `with <ctes> <select>`, where the select returns one row
- * whose column `out` is JSON. Under `capturingEffect` the statement also inserts the
- * idempotency record holding `out`; a twin that raced it fails on that record's key (23505)
- * and rolls its whole statement back.
+ * One state change as one statement: a select that returns one row whose column `out` is JSON
+ * (a call of one of the engine's functions, db/functions). The change is an initplan of a CASE,
+ * so the door and a guard riding in the same statement gate it (PostgreSQL runs it only when
+ * they hold); it is never a data-modifying CTE, which would run whatever the query reads. Under
+ * `capturingEffect` the statement also inserts the idempotency record holding `out`; a twin that
+ * raced it fails on that record's key (23505) and rolls its whole statement back.
  */
-export async function effect<T>(select: SQL, ctes?: SQL): Promise<T> {
+export async function effect<T>(select: SQL): Promise<T> {
   const scope = current.getStore();
   if (scope?.replay) {
     if (scope.ran) throw new Error("an idempotent statement operation ran a second effect");
@@ -119,74 +121,47 @@ export async function effect<T>(select: SQL, ctes?: SQL): Promise<T> {
   }
   const q = await queryable();
   const idem = scope?.capture;
+  if (idem && scope.ran) throw new Error("an idempotent statement operation ran a second effect");
   const door = doors.getStore();
   const guard = guards.getStore();
-  const guarding = guard !== undefined && !guard.checked;
+  const holds = guard !== undefined && !guard.checked ? guard.holds : sql`true`;
   if (guard) guard.checked = true;
-  const holds = guarding ? guard.holds : sql`true`;
+  const change = sql`(select s.out from (${select}) s)`;
+  const record = (out: SQL) =>
+    idem &&
+    sql`insert into idempotency_keys (api_key_id, key, request_hash, response_status, response_headers, response_body, result, expires_at)
+        select ${idem.apiKeyId}, ${idem.key}, ${idem.requestHash}, 0, '{}'::jsonb, '', ${out}::jsonb, ${idem.expiresAt.toISOString()}::timestamptz`;
+  type Row = { door?: unknown; admitted?: boolean; guarded: boolean; out?: unknown };
+  let statement: SQL;
   if (door && door.answer === undefined) {
-    type Row = { door: unknown; admitted: boolean; guarded: boolean; out?: unknown };
-    const settle = (row: Row | undefined) => {
-      door.answer = row?.door ? jsonValue(row.door) : null;
-      if (!row?.admitted) throw new DoorRefusedError();
-      const stored = storedIn(door.answer);
-      if (stored) throw new StoredResponseFoundError(stored);
-      if (!row.guarded) throw new EffectGuardFailedError();
-    };
-    if (idem && !ctes) {
-      if (scope.ran) throw new Error("an idempotent statement operation ran a second effect");
-      // The door, the lookup of a stored response and the change with its record, in one
-      // statement: the change and the record's insert run only when the door admits, finds
-      // nothing stored and the guard holds. (CTEs read twice are computed once; the change is
-      // an initplan of the CASE, so it runs only when needed.)
-      const go = sql`(${door.admits} and ${holds} and jsonb_typeof(d.door->'stored') is distinct from 'object')`;
-      const { rows } = await executeFixed<Row>(q, sql`
+    // The door, the lookup of a stored response, the change and its record: the change and the
+    // record's insert run only when the door admits, finds nothing stored and the guard holds.
+    // (CTEs read twice are computed once.)
+    const go = sql`(${door.admits} and ${holds} and jsonb_typeof(d.door->'stored') is distinct from 'object')`;
+    statement = idem
+      ? sql`
         with d as materialized (select ${door.admit} as door),
-        r as materialized (select case when ${go} then (select s.out from (${select}) s) end as out from d),
-        i as (
-          insert into idempotency_keys (api_key_id, key, request_hash, response_status, response_headers, response_body, result, expires_at)
-          select ${idem.apiKeyId}, ${idem.key}, ${idem.requestHash}, 0, '{}'::jsonb, '', r.out::jsonb, ${idem.expiresAt.toISOString()}::timestamptz
-          from d, r where ${go}
-        )
-        select d.door, ${door.admits} as admitted, ${holds} as guarded, r.out from d, r`);
-      settle(rows[0]);
-      scope.ran = true;
-      return jsonValue<T>(rows[0]!.out ?? null);
-    }
-    if (!idem && !ctes) {
-      // The effect is an initplan of the CASE: PostgreSQL runs it only when the door has admitted
-      // (and the guard holds).
-      const { rows } = await executeFixed<Row>(q, sql`
-        select d.door, ${door.admits} as admitted, ${holds} as guarded, case when ${door.admits} and ${holds} then (select s.out from (${select}) s) end as out
-        from (select ${door.admit} as door) d`);
-      settle(rows[0]);
-      return jsonValue<T>(rows[0]!.out ?? null);
-    }
-    // Data-modifying CTEs run whether or not the query reads them: the door goes first, on its own.
-    const { rows } = await executeFixed<Row>(q, sql`select d.door, ${door.admits} as admitted, ${holds} as guarded from (select ${door.admit} as door) d`);
-    settle(rows[0]);
-  } else if (guarding) {
-    if (!idem && !ctes) {
-      const { rows } = await executeFixed<{ guarded: boolean; out?: unknown }>(q, sql`select ${holds} as guarded, case when ${holds} then (select s.out from (${select}) s) end as out`);
-      if (!rows[0]?.guarded) throw new EffectGuardFailedError();
-      return jsonValue<T>(rows[0]!.out ?? null);
-    }
-    // As for the door: a data-modifying CTE cannot be gated by a CASE, so the guard goes first.
-    const { rows } = await executeFixed<{ guarded: boolean }>(q, sql`select ${holds} as guarded`);
-    if (!rows[0]?.guarded) throw new EffectGuardFailedError();
+        r as materialized (select case when ${go} then ${change} end as out from d),
+        i as (${record(sql`r.out`)} from d, r where ${go})
+        select d.door, ${door.admits} as admitted, ${holds} as guarded, r.out from d, r`
+      : sql`select d.door, ${door.admits} as admitted, ${holds} as guarded, case when ${go} then ${change} end as out
+        from (select ${door.admit} as door) d`;
+  } else {
+    statement = idem
+      ? sql`
+        with r as materialized (select ${holds} as guarded, case when ${holds} then ${change} end as out),
+        i as (${record(sql`r.out`)} from r where r.guarded)
+        select r.guarded, r.out from r`
+      : sql`select ${holds} as guarded, case when ${holds} then ${change} end as out`;
   }
-  if (!idem) {
-    const { rows } = await executeFixed<{ out: unknown }>(q, ctes ? sql`with ${ctes} ${select}` : select);
-    return jsonValue<T>(rows[0]?.out ?? null);
+  const row = (await executeFixed<Row>(q, statement)).rows[0];
+  if (door && door.answer === undefined) {
+    door.answer = row?.door ? jsonValue(row.door) : null;
+    if (!row?.admitted) throw new DoorRefusedError();
+    const stored = storedIn(door.answer);
+    if (stored) throw new StoredResponseFoundError(stored);
   }
-  if (scope.ran) throw new Error("an idempotent statement operation ran a second effect");
-  const { rows } = await executeFixed<{ out: unknown }>(q, sql`
-    with ${ctes ? sql`${ctes}, ` : sql``}r as (${select}),
-    i as (
-      insert into idempotency_keys (api_key_id, key, request_hash, response_status, response_headers, response_body, result, expires_at)
-      values (${idem.apiKeyId}, ${idem.key}, ${idem.requestHash}, 0, '{}'::jsonb, '', (select out from r)::jsonb, ${idem.expiresAt.toISOString()}::timestamptz)
-    )
-    select out from r`);
-  scope.ran = true;
-  return jsonValue<T>(rows[0]?.out ?? null);
+  if (!row?.guarded) throw new EffectGuardFailedError();
+  if (idem) scope.ran = true;
+  return jsonValue<T>(row.out ?? null);
 }

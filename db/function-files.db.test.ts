@@ -35,6 +35,12 @@ const EDITED_SINCE = new Set([
   "agentdraft_place_hold",
 ]);
 
+/** The files added after the versioned migrations: no migration made their functions (their history: `git log -p db/functions/<name>.sql`). */
+const NEW_SINCE = new Set([
+  // The API's calendar create as one statement the door rides in (issue #38).
+  "agentdraft_create_calendar",
+]);
+
 /** A database migrated with the versioned migrations only: a deployment from before db/functions. */
 async function versionedOnly(): Promise<{ session: SqlSession; url?: string; close: () => Promise<void> }> {
   if (mode === "pglite") {
@@ -134,13 +140,13 @@ describe("database functions on a deployment from before db/functions", () => {
   it("has exactly one file for every function the migrations made, and each file creates what the migrations left", async () => {
     const files = await readFunctionFiles();
     const own = await old.session.query<{ name: string; args: string }>(OWN_FUNCTIONS);
-    expect([...new Set(own.map((r) => r.name))].sort()).toEqual(files.map((f) => f.name));
+    expect([...new Set(own.map((r) => r.name))].sort()).toEqual(files.map((f) => f.name).filter((name) => !NEW_SINCE.has(name)));
     const { database, files: created } = await definitionsAgainstFiles(old.session);
     expect(Object.keys(database)).toHaveLength(own.length);
     // Source, settings (plan_cache_mode), arguments, result, language, volatility…: signature by signature,
     // for the files nobody has edited since; an edited file keeps every signature the migrations made
     // (a deployment still running calls them) and may add new ones.
-    const unedited = (defs: Record<string, string>) => Object.fromEntries(Object.entries(defs).filter(([sig]) => !EDITED_SINCE.has(sig.slice(0, sig.indexOf("(")))));
+    const unedited = (defs: Record<string, string>) => Object.fromEntries(Object.entries(defs).filter(([sig]) => !EDITED_SINCE.has(sig.slice(0, sig.indexOf("("))) && !NEW_SINCE.has(sig.slice(0, sig.indexOf("(")))));
     expect(unedited(created)).toEqual(unedited(database));
     expect(Object.keys(created)).toEqual(expect.arrayContaining(Object.keys(database)));
   });

@@ -14,14 +14,10 @@ import { createCalendarInput } from "./schemas";
 
 export async function createCalendar(actor: Actor, input: z.input<typeof createCalendarInput>): Promise<CalendarRow> {
   const { name, description, timezone } = createCalendarInput.parse(input);
-  const a = actorJson(actor);
-  // One statement: the calendar and its audit entry (an idempotent request's record joins it).
-  const out = await effect<Record<string, unknown>>(
-    sql`select to_jsonb(c) as out, agentdraft_audit(${JSON.stringify(a)}::jsonb, ${a.agent_id}, 'calendar.created', 'calendar', c.id,
-          jsonb_build_object('name', c.name, 'timezone', c.timezone)) from c`,
-    sql`c as (insert into calendars (id, workspace_id, name, description, timezone)
-              values (${newId("calendar")}, ${actor.workspaceId}, ${name}, ${description ?? null}, ${timezone}) returning *)`,
-  );
+  // One statement (agentdraft_create_calendar): the calendar and its audit entry; the door and an
+  // idempotent request's record ride in it (db/effect.ts).
+  const out = await effect<Record<string, unknown>>(sql`
+    select agentdraft_create_calendar(${JSON.stringify(actorJson(actor))}::jsonb, ${newId("calendar")}, ${name}, ${description ?? null}::text, ${timezone}) as out`);
   await scheduleSeal(actor.workspaceId, new Date());
   return rowFromJson(calendars, out);
 }

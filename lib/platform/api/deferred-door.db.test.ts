@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../../db/client";
-import { holds, idempotencyKeys } from "../../../db/schema";
+import { calendars, holds, idempotencyKeys } from "../../../db/schema";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newKey, newWorkspace } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
@@ -123,6 +123,27 @@ describe("the door inside the operation's statement", () => {
       statements.restore();
     }
     expect(await heldRows()).toBe(2);
+  });
+
+  it("an idempotent calendar create is one statement (the door rides in it), and a key over the limit creates nothing", async () => {
+    const { workspace, key, place } = await setup();
+    expect((await place(1)).status).toBe(201); // the key is known here from now on
+    const calendarsOf = async () => (await (await getDb()).select({ id: calendars.id }).from(calendars).where(eq(calendars.workspaceId, workspace.id))).length;
+    const create = (idempotencyKey: string) => api("/api/v1/calendars", { key, body: { name: "one trip" }, headers: { "idempotency-key": idempotencyKey } });
+    const statements = await countStatements();
+    try {
+      const first = await create("cal-one");
+      expect(first.status).toBe(201);
+      expect(statements.count()).toBe(1);
+      expect((await create("cal-one")).json.id).toBe(first.json.id);
+      expect(statements.count()).toBe(2);
+      // Burst 4: one place and two creates so far (the replay took a token too), so one more, then 429 with nothing created.
+      expect((await create("cal-two")).status).toBe(201);
+      expect((await create("cal-three")).status).toBe(429);
+    } finally {
+      statements.restore();
+    }
+    expect(await calendarsOf()).toBe(3); // the door's calendar, cal-one and cal-two
   });
 
   it("an idempotent refusal before any change (no such hold) goes through the door on its own, stored and replayed", async () => {
