@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults } from "./setup";
 import { closeDb } from "../db/client";
 import { newWorkspaceWithKey } from "./fixtures";
-import { runLoad } from "../cli/loadtest/run-load";
+import { mergeRuns, runLoad, runLoadRaw, type RawRun } from "../cli/loadtest/run-load";
 import { httpClient } from "../cli/loadtest/http-client";
 import { table, type Summary } from "../cli/loadtest/stats";
 import { parseDbPaths } from "./paths";
@@ -17,7 +17,17 @@ if (PATHS.length > 1) {
   process.exit(0);
 }
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/**
+ * Each cell is SLICES slices of SLICE_SECONDS, the targets taking turns (bare, /me, POST, bare,
+ * /me, POST…), so that every target is measured across the same minutes: this machine's speed
+ * drifts within a minute (the bare route alone ran 443 and 799 req/s a row apart), and a ratio of
+ * two targets measured a minute apart measured the machine. The first SETTLE_SECONDS of each
+ * slice are not counted (clients starting at once queue in step).
+ */
+const SLICES = Number(process.env.BENCH_SLICES ?? 6);
+const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
+const SETTLE_SECONDS = 0.25;
+const SECONDS = SLICES * (SLICE_SECONDS - SETTLE_SECONDS);
 const CONCURRENCY = [1, 10, 50];
 
 const db = await benchDatabase(process.argv);
@@ -49,12 +59,18 @@ const targets: { name: string; run: (c: ReturnType<typeof httpClient>) => Promis
 
 const results: { target: string; clients: number; summary: Summary }[] = [];
 try {
-  for (const target of targets) {
-    for (const clients of CONCURRENCY) {
-      const c = httpClient(clients);
-      await runLoad({ concurrency: clients, seconds: 1 }, () => target.run(c)); // warm-up
-      const summary = await runLoad({ concurrency: clients, seconds: SECONDS }, () => target.run(c));
-      c.close();
+  for (const clients of CONCURRENCY) {
+    const c = httpClient(clients);
+    for (const target of targets) await runLoad({ concurrency: clients, seconds: 1 }, () => target.run(c)); // warm-up
+    const runs = targets.map((): RawRun[] => []);
+    for (let slice = 0; slice < SLICES; slice++) {
+      for (const [i, target] of targets.entries()) {
+        runs[i]!.push(await runLoadRaw({ concurrency: clients, seconds: SLICE_SECONDS, settleSeconds: SETTLE_SECONDS }, () => target.run(c)));
+      }
+    }
+    c.close();
+    for (const [i, target] of targets.entries()) {
+      const summary = mergeRuns(runs[i]!);
       results.push({ target: target.name, clients, summary });
       console.error(`${target.name} × ${clients}: ${summary.per_second} req/s`);
     }
@@ -65,7 +81,9 @@ try {
 }
 
 const bare = (clients: number) => results.find((r) => r.target === targets[0]!.name && r.clients === clients)!.summary.per_second;
-console.log(`\nAPI platform overhead — ${db.label} (${db.about}), ${SECONDS} s per cell, load generator on the same machine\n`);
+console.log(
+  `\nAPI platform overhead — ${db.label} (${db.about}), ${SECONDS} s per cell counted (${SLICES} slices of ${SLICE_SECONDS} s, the targets taking turns), load generator on the same machine\n`,
+);
 console.log(
   table(
     results.map((r) => ({
@@ -79,5 +97,5 @@ console.log(
     })),
   ),
 );
-const file = writeResults(`api-${db.label}`, { benchmark: "api", database: db.label, database_about: db.about, seconds: SECONDS, machine: machine(), results });
+const file = writeResults(`api-${db.label}`, { benchmark: "api", database: db.label, database_about: db.about, seconds: SECONDS, slices: SLICES, slice_seconds: SLICE_SECONDS, machine: machine(), results });
 console.log(`\nresults: ${file}\nreproduce: npm run bench:api${db.label === "pglite" ? "" : ` -- --db ${db.label}`}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runLoad } from "./run-load";
+import { mergeRuns, runLoad } from "./run-load";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -17,5 +17,14 @@ describe("runLoad", () => {
     expect(summary.p99_ms).toBeLessThan(100);
     expect(summary.seconds).toBeGreaterThan(0.25);
     expect(summary.seconds).toBeLessThan(0.6);
+  });
+
+  it("merges slices of one target into one summary: latencies, seconds and outcomes added up", () => {
+    const merged = mergeRuns([
+      { latencies: [1, 2, 3], seconds: 1.5, outcomes: { "200": 3 } },
+      { latencies: [4, 100], seconds: 0.5, outcomes: { "200": 1, "429": 1 } },
+    ]);
+    expect(merged).toMatchObject({ requests: 5, seconds: 2, per_second: 2.5, outcomes: { "200": 4, "429": 1 } });
+    expect(merged.p99_ms).toBeGreaterThan(4);
   });
 });

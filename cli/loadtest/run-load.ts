@@ -22,6 +22,22 @@ export type LoadOptions = {
  * task. A task returns an outcome label ("201", "hold_conflict", "error"...), counted.
  */
 export async function runLoad(options: LoadOptions, task: (client: number) => Promise<string>): Promise<Summary> {
+  const raw = await runLoadRaw(options, task);
+  return summarize(raw.latencies, raw.seconds, raw.outcomes);
+}
+
+/** What a run counted, before summarizing: runs of one target can be merged (`mergeRuns`), then summarized. */
+export type RawRun = { latencies: number[]; seconds: number; outcomes: Record<string, number> };
+
+/** Several runs of one target as one (their latencies, seconds and outcomes added up). */
+export function mergeRuns(runs: RawRun[]): Summary {
+  const outcomes: Record<string, number> = {};
+  for (const r of runs) for (const [k, v] of Object.entries(r.outcomes)) outcomes[k] = (outcomes[k] ?? 0) + v;
+  return summarize(runs.flatMap((r) => r.latencies), runs.reduce((n, r) => n + r.seconds, 0), outcomes);
+}
+
+/** runLoad, answering what it counted rather than its summary. */
+export async function runLoadRaw(options: LoadOptions, task: (client: number) => Promise<string>): Promise<RawRun> {
   const latencies: number[] = [];
   const outcomes: Record<string, number> = {};
   const started = performance.now();
@@ -52,5 +68,5 @@ export async function runLoad(options: LoadOptions, task: (client: number) => Pr
   } finally {
     if (timer) clearInterval(timer);
   }
-  return summarize(latencies, (performance.now() - Math.min(counted, performance.now())) / 1000, outcomes);
+  return { latencies, seconds: (performance.now() - Math.min(counted, performance.now())) / 1000, outcomes };
 }
