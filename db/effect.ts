@@ -126,39 +126,31 @@ export async function effect<T>(select: SQL): Promise<T> {
   const guard = guards.getStore();
   const holds = guard !== undefined && !guard.checked ? guard.holds : sql`true`;
   if (guard) guard.checked = true;
-  const change = sql`(select s.out from (${select}) s)`;
-  const record = (out: SQL) =>
-    idem &&
-    sql`insert into idempotency_keys (api_key_id, key, request_hash, response_status, response_headers, response_body, result, expires_at)
-        select ${idem.apiKeyId}, ${idem.key}, ${idem.requestHash}, 0, '{}'::jsonb, '', ${out}::jsonb, ${idem.expiresAt.toISOString()}::timestamptz`;
+  const gate = door && door.answer === undefined ? door : undefined;
+  // The door's answer and the guard, each computed once (d is materialized); the change runs only
+  // when the door admits and finds no stored response, and the guard holds.
+  const d = gate ? sql`select ${gate.admit} as door, ${holds} as guarded` : sql`select ${holds} as guarded`;
+  const go = gate ? sql`(${gate.admits} and d.guarded and jsonb_typeof(d.door->'stored') is distinct from 'object')` : sql`d.guarded`;
+  const columns = gate ? sql`d.door, ${gate.admits} as admitted, d.guarded` : sql`d.guarded`;
+  const change = sql`case when ${go} then (select s.out from (${select}) s) end`;
   type Row = { door?: unknown; admitted?: boolean; guarded: boolean; out?: unknown };
-  let statement: SQL;
-  if (door && door.answer === undefined) {
-    // The door, the lookup of a stored response, the change and its record: the change and the
-    // record's insert run only when the door admits, finds nothing stored and the guard holds.
-    // (CTEs read twice are computed once.)
-    const go = sql`(${door.admits} and ${holds} and jsonb_typeof(d.door->'stored') is distinct from 'object')`;
-    statement = idem
-      ? sql`
-        with d as materialized (select ${door.admit} as door),
-        r as materialized (select case when ${go} then ${change} end as out from d),
-        i as (${record(sql`r.out`)} from d, r where ${go})
-        select d.door, ${door.admits} as admitted, ${holds} as guarded, r.out from d, r`
-      : sql`select d.door, ${door.admits} as admitted, ${holds} as guarded, case when ${go} then ${change} end as out
-        from (select ${door.admit} as door) d`;
-  } else {
-    statement = idem
-      ? sql`
-        with r as materialized (select ${holds} as guarded, case when ${holds} then ${change} end as out),
-        i as (${record(sql`r.out`)} from r where r.guarded)
-        select r.guarded, r.out from r`
-      : sql`select ${holds} as guarded, case when ${holds} then ${change} end as out`;
-  }
+  const statement = idem
+    ? // The change and its record together: the record's insert runs only when the change did.
+      sql`
+        with d as materialized (${d}),
+        r as materialized (select ${change} as out from d),
+        i as (
+          insert into idempotency_keys (api_key_id, key, request_hash, response_status, response_headers, response_body, result, expires_at)
+          select ${idem.apiKeyId}, ${idem.key}, ${idem.requestHash}, 0, '{}'::jsonb, '', r.out::jsonb, ${idem.expiresAt.toISOString()}::timestamptz
+          from d, r where ${go}
+        )
+        select ${columns}, r.out from d, r`
+    : sql`with d as materialized (${d}) select ${columns}, ${change} as out from d`;
   const row = (await executeFixed<Row>(q, statement)).rows[0];
-  if (door && door.answer === undefined) {
-    door.answer = row?.door ? jsonValue(row.door) : null;
+  if (gate) {
+    gate.answer = row?.door ? jsonValue(row.door) : null;
     if (!row?.admitted) throw new DoorRefusedError();
-    const stored = storedIn(door.answer);
+    const stored = storedIn(gate.answer);
     if (stored) throw new StoredResponseFoundError(stored);
   }
   if (!row?.guarded) throw new EffectGuardFailedError();
