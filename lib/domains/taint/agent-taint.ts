@@ -52,17 +52,18 @@ async function recordTaints(actor: Actor, reader: string, untrusted: MailTaint[]
       (t) => sql`(${actor.workspaceId}, ${reader}, ${t.message_id}, ${t.from}, ${`{${t.reasons.join(",")}}`}::text[], ${channel})`,
     );
     const { rows: started } = await tx.execute<{ message_id: string }>(sql`
-      with w as (select taint_window_seconds from workspaces where id = ${actor.workspaceId}),
+      -- One reading of the clock: the row's read time and its end are exactly the window apart.
+      with w as (select clock_timestamp() as at, taint_window_seconds from workspaces where id = ${actor.workspaceId}),
       live as (
         select message_id from agent_taints
         where workspace_id = ${actor.workspaceId} and reader = ${reader} and cleared_at is null and expires_at > clock_timestamp()
       ),
       up as (
-        insert into agent_taints as t (workspace_id, reader, message_id, from_email, reasons, channel, expires_at)
-        select v.*, clock_timestamp() + make_interval(secs => w.taint_window_seconds)
+        insert into agent_taints as t (workspace_id, reader, message_id, from_email, reasons, channel, last_read_at, expires_at)
+        select v.*, w.at, w.at + make_interval(secs => w.taint_window_seconds)
         from (values ${sql.join(rows, sql`, `)}) v(workspace_id, reader, message_id, from_email, reasons, channel), w
         on conflict (workspace_id, reader, message_id) do update
-          set last_read_at = clock_timestamp(), expires_at = excluded.expires_at, channel = excluded.channel,
+          set last_read_at = excluded.last_read_at, expires_at = excluded.expires_at, channel = excluded.channel,
               reasons = excluded.reasons, cleared_at = null, cleared_by = null
           -- A live taint read again within the minute keeps its row as it is: reading a busy inbox writes at most once a minute.
           where t.cleared_at is not null or t.expires_at <= clock_timestamp() or t.last_read_at < clock_timestamp() - interval '1 minute'
