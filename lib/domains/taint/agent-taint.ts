@@ -52,11 +52,12 @@ async function recordTaints(actor: Actor, reader: string, untrusted: MailTaint[]
       (t) => sql`(${actor.workspaceId}, ${reader}, ${t.message_id}, ${t.from}, ${`{${t.reasons.join(",")}}`}::text[], ${channel})`,
     );
     const { rows: started } = await tx.execute<{ message_id: string }>(sql`
-      -- One reading of the clock: the row's read time and its end are exactly the window apart.
+      -- One reading of the clock for the whole statement: a taint's read time and its end are exactly the
+      -- window apart, and what counts as live before the upsert and within it is judged at that same instant.
       with w as (select clock_timestamp() as at, taint_window_seconds from workspaces where id = ${actor.workspaceId}),
       live as (
         select message_id from agent_taints
-        where workspace_id = ${actor.workspaceId} and reader = ${reader} and cleared_at is null and expires_at > clock_timestamp()
+        where workspace_id = ${actor.workspaceId} and reader = ${reader} and cleared_at is null and expires_at > (select at from w)
       ),
       up as (
         insert into agent_taints as t (workspace_id, reader, message_id, from_email, reasons, channel, last_read_at, expires_at)
@@ -66,7 +67,7 @@ async function recordTaints(actor: Actor, reader: string, untrusted: MailTaint[]
           set last_read_at = excluded.last_read_at, expires_at = excluded.expires_at, channel = excluded.channel,
               reasons = excluded.reasons, cleared_at = null, cleared_by = null
           -- A live taint read again within the minute keeps its row as it is: reading a busy inbox writes at most once a minute.
-          where t.cleared_at is not null or t.expires_at <= clock_timestamp() or t.last_read_at < clock_timestamp() - interval '1 minute'
+          where t.cleared_at is not null or t.expires_at <= excluded.last_read_at or t.last_read_at < excluded.last_read_at - interval '1 minute'
         returning t.message_id
       )
       select message_id from up where message_id not in (select message_id from live)`);
