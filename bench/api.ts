@@ -1,4 +1,4 @@
-// npm run bench:api [-- --db postgres[,pooled,neon,postgres-unprepared]] — the API platform's overhead against the
+// npm run bench:api [-- --db postgres[,pooled,neon,postgres-unprepared]] [-- --server-core] — the API platform's overhead against the
 // framework's own limit, on one database path or several (one run each, then the paths' ratios).
 import { randomUUID } from "node:crypto";
 import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults } from "./setup";
@@ -8,6 +8,7 @@ import { mergeRuns, runLoad, runLoadRaw, type RawRun } from "../cli/loadtest/run
 import { httpClient } from "../cli/loadtest/http-client";
 import { table, type Summary } from "../cli/loadtest/stats";
 import { parseDbPaths } from "./paths";
+import { coreSplitFlag } from "./cores";
 import { runPaths } from "./run-paths";
 import { compareApiPaths, type ApiResults } from "./api-paths";
 
@@ -98,4 +99,4 @@ console.log(
   ),
 );
 const file = writeResults(`api-${db.label}`, { benchmark: "api", database: db.label, database_about: db.about, seconds: SECONDS, slices: SLICES, slice_seconds: SLICE_SECONDS, machine: machine(), results });
-console.log(`\nresults: ${file}\nreproduce: npm run bench:api${db.label === "pglite" ? "" : ` -- --db ${db.label}`}`);
+console.log(`\nresults: ${file}\nreproduce: npm run bench:api${db.label === "pglite" ? (coreSplitFlag() ? ` --${coreSplitFlag()}` : "") : ` -- --db ${db.label}${coreSplitFlag()}`}`);

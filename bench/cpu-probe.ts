@@ -1,8 +1,10 @@
-// npm run bench:cpu [-- --seconds N] — CPU time per request of each process on the hold path
+// npm run bench:cpu [-- --seconds N] [-- --server-core] — CPU time per request of each process on the hold path
 // (the Next.js server, the Postgres backends of the benchmark's database, the load generator),
 // beside the bare route, on a server warmed up first (BENCH_WARMUP_SECONDS, 10). CPU time per
 // request, unlike requests per second, barely moves when other work shares the machine, so it
-// shows where the hold path's cost goes.
+// shows where the hold path's cost goes. Beside it, the share of each row the server's JS thread
+// ran and the share it was ready but waited for a core (/proc/PID/schedstat). --server-core gives
+// the server a core of its own (bench/cores.ts).
 import fs from "node:fs";
 import { benchDatabase, connectBenchDatabase, startNextServer, SERVER_ENV, machine, writeResults, runBareRoute, warmUpServer } from "./setup";
 import { closeDb } from "../db/client";
@@ -11,6 +13,7 @@ import { createCalendars, runHoldsScenario } from "../cli/loadtest/holds-scenari
 import { runLoad } from "../cli/loadtest/run-load";
 import { httpClient } from "../cli/loadtest/http-client";
 import { table } from "../cli/loadtest/stats";
+import { backendsOf, coreSplitFlag } from "./cores";
 
 const SECONDS = process.argv.includes("--seconds") ? Number(process.argv[process.argv.indexOf("--seconds") + 1]) : 8;
 const AGENTS = 50;
@@ -27,21 +30,6 @@ function cpuOf(pid: number): number {
   }
 }
 
-/** The Postgres backends serving one database (their process titles name it). */
-function backendsOf(database: string): number[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return fs.readFileSync(`/proc/${d}/cmdline`, "utf8").includes(` ${database} `);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 const db = await benchDatabase(process.argv);
 const database = new URL(db.env.DATABASE_URL ?? "postgres://x/none").pathname.slice(1);
 await connectBenchDatabase(db.env);
@@ -51,11 +39,25 @@ const server = await startNextServer({ ...db.env, ...SERVER_ENV });
 const serverPid = server.pid;
 const calendarIds = await createCalendars(server.url, ws.key, 200, "cpu");
 
+/** Nanoseconds the process's main thread ran and waited runnable for a core (/proc/PID/schedstat), or null where the kernel does not say (the row shows n/a). */
+function schedOf(pid: number): [number, number] | null {
+  try {
+    const [run, wait] = fs.readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ").map(Number);
+    return [run!, wait!];
+  } catch {
+    return null;
+  }
+}
+
 async function measure(name: string, perAttempt: number, work: () => Promise<{ count: number }>) {
   const pids = () => [serverPid, ...backendsOf(database)];
   const before = new Map(pids().map((p) => [p, cpuOf(p)]));
   const self0 = process.cpuUsage();
+  const sched0 = schedOf(serverPid);
+  const t0 = process.hrtime.bigint();
   const { count } = await work();
+  const wallNs = Number(process.hrtime.bigint() - t0);
+  const sched1 = schedOf(serverPid);
   const self = process.cpuUsage(self0);
   let serverMs = 0;
   let pgMs = 0;
@@ -66,7 +68,17 @@ async function measure(name: string, perAttempt: number, work: () => Promise<{ c
   }
   const requests = count * perAttempt;
   const per = (ms: number) => Math.round((ms / requests) * 1000) / 1000;
-  return { name, requests, "server ms/req": per(serverMs), "postgres ms/req": per(pgMs), "load generator ms/req": per((self.user + self.system) / 1000) };
+  // The server's one JS thread: the share of the row it ran, and the share it was ready to run but waited for a core.
+  const share = (i: 0 | 1) => (sched0 && sched1 ? Math.round(((sched1[i] - sched0[i]) / wallNs) * 1000) / 10 : "n/a");
+  return {
+    name,
+    requests,
+    "server ms/req": per(serverMs),
+    "postgres ms/req": per(pgMs),
+    "load generator ms/req": per((self.user + self.system) / 1000),
+    "server thread ran %": share(0),
+    "waited for a core %": share(1),
+  };
 }
 
 /** Uncounted load first, as bench:holds does: a server still compiling its request path costs more per request than a warm one. */
@@ -105,7 +117,7 @@ try {
   console.log(`\nCPU time per request — ${db.label}, ${SECONDS} s per row, ${AGENTS} clients (${placements} placements)\n`);
   console.log(table(rows));
   const file = writeResults(`cpu-${db.label}`, { benchmark: "cpu", database: db.label, seconds: SECONDS, machine: machine(), rows });
-  console.log(`\nresults: ${file}\nreproduce: npm run bench:cpu -- --db postgres`);
+  console.log(`\nresults: ${file}\nreproduce: npm run bench:cpu -- --db ${db.label}${coreSplitFlag()}`);
 } finally {
   await server.stop();
   await db.drop();

@@ -1,10 +1,11 @@
-// npm run bench:holds [-- --db postgres[,pooled,neon,postgres-unprepared] [--rtt-ms 1]] [-- --slow-inngest] [-- --no-fresh]
+// npm run bench:holds [-- --db postgres[,pooled,neon,postgres-unprepared] [--rtt-ms 1]] [-- --slow-inngest] [-- --no-fresh] [-- --server-core]
 // — the conflict engine under N concurrent agents, over HTTP (next start) with the database as it
 // is and a region-hop away (a proxy delaying each direction by --rtt-ms), beside a bare route, the
 // database layer alone and a naive baseline; on several database paths in one command (one run
 // each, then the paths' ratios); on Postgres direct, also a freshly migrated database before and
 // after ANALYZE.
 // --slow-inngest: background work on Inngest, whose event API takes 2 s per send (BENCH_INNGEST_MS) (the HTTP rows must not move).
+// --server-core: the server on core 0 alone, everything else on the other cores (bench/cores.ts).
 import { sql } from "drizzle-orm";
 import { benchDatabase, machine, SERVER_ENV, startNextServer, connectBenchDatabase, writeResults, runBareRoute, warmUpServer } from "./setup";
 import { newWorkspaceWithKey } from "./fixtures";
@@ -20,6 +21,7 @@ import { naivePlaceHold } from "./naive-place-hold";
 import { AppError } from "../lib/platform/errors";
 import type { Actor } from "../lib/platform/actor";
 import { startDelayProxy } from "./delay-proxy";
+import { coreSplitFlag } from "./cores";
 import { runLeasesScenario, type LeaseBench } from "./leases-scenario";
 import { startSlowEventApi } from "./slow-event-api";
 import { atLeast, metLabel, parseDbPaths, type Ratio } from "./paths";
@@ -424,4 +426,4 @@ if (slowInngest) console.log(`\nInngest's event API (${INNGEST_MS} ms per send) 
 console.log("\nHTTP and database rows: an attempt is a placement, and each granted hold is then committed or released (latency covers both).");
 console.log("Naive rows: holds are only placed (no commit), so double bookings are overlapping held rows.");
 const file = writeResults(`holds-${db.label}${slowInngest ? "-slow-inngest" : ""}`, { benchmark: "holds", database: db.label, slow_inngest_ms: slowInngest ? INNGEST_MS : null, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), database_about: db.about, bare_route: bareAround, statements, ratios, rows, leases: leaseRows, fresh_database: fresh });
-console.log(`\nresults: ${file}\nreproduce: npm run bench:holds -- ${db.label === "pglite" ? "" : `--db ${db.label} --rtt-ms ${RTT_MS}`}${slowInngest ? " --slow-inngest" : ""}${process.argv.includes("--no-fresh") ? " --no-fresh" : ""}`);
+console.log(`\nresults: ${file}\nreproduce: npm run bench:holds -- ${db.label === "pglite" ? "" : `--db ${db.label} --rtt-ms ${RTT_MS}`}${slowInngest ? " --slow-inngest" : ""}${process.argv.includes("--no-fresh") ? " --no-fresh" : ""}${coreSplitFlag()}`);

@@ -14,6 +14,7 @@ import type { Summary } from "../cli/loadtest/stats";
 import { parseDbPaths, type DbPath } from "./paths";
 import { startPgBouncer } from "./pgbouncer";
 import { startNeonWsProxy } from "../test/helpers/neon-ws-proxy";
+import { applyCoreSplit, coreSplitInForce, keepBackendsOffServerCore, keepHelpersOffServerCore, serverCommand, stopSweeping } from "./cores";
 
 export type BenchDatabase = {
   /** The path's name (`postgres`, `pooled`, `neon`…): results and rows carry it. */
@@ -32,9 +33,12 @@ export type BenchDatabase = {
  * `pglite`, a fresh database on the local server (BENCH_POSTGRES_URL, default
  * postgres://postgres@127.0.0.1:5432/postgres), dropped after, reached by the server directly,
  * through PgBouncer in transaction mode (`pooled`), or with Neon's serverless driver through a
- * local WebSocket-to-TCP proxy (`neon`); the default is a fresh embedded PGlite directory.
+ * local WebSocket-to-TCP proxy (`neon`); the default is a fresh embedded PGlite directory. With
+ * `--server-core` (bench/cores.ts) the server gets core 0 alone, and this process, the pooler and
+ * the database's backends the others.
  */
 export async function benchDatabase(argv: string[]): Promise<BenchDatabase> {
+  applyCoreSplit();
   const paths = parseDbPaths(argv);
   if (paths.length !== 1) throw new Error("benchDatabase takes one path; several are run one after another by runPaths");
   const kind = paths[0]!;
@@ -49,6 +53,7 @@ export async function benchDatabase(argv: string[]): Promise<BenchDatabase> {
   await client.connect();
   await client.query(`create database "${name}"`);
   await client.end();
+  keepBackendsOffServerCore(name);
   const direct = new URL(admin);
   direct.pathname = `/${name}`;
   // Migrations always run on the direct URL (said, so the server does not warn that they might not).
@@ -79,6 +84,7 @@ export async function benchDatabase(argv: string[]): Promise<BenchDatabase> {
     setupEnv,
     about,
     drop: async () => {
+      stopSweeping(name);
       for (const close of closers) await close();
       const c = new pg.Client({ connectionString: admin });
       await c.connect();
@@ -115,7 +121,8 @@ export async function startNextServer(env: Record<string, string>): Promise<{ ur
   if (port === 4190) port++; // on fetch's list of blocked ports (sieve)
   // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server (written when it stops).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const command = serverCommand([process.execPath, ...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"]);
+  const child: ChildProcess = spawn(command.file, command.args, {
     env: { ...process.env, ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -129,12 +136,16 @@ export async function startNextServer(env: Record<string, string>): Promise<{ ur
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+  const unwatch = keepHelpersOffServerCore(child.pid!);
   return {
     url,
     pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
+        child.once("exit", () => {
+          unwatch();
+          resolve();
+        });
         // A profiled server writes its profile on SIGINT (not on SIGTERM).
         child.kill(nodeArgs.length ? "SIGINT" : "SIGTERM");
       }),
@@ -156,7 +167,15 @@ export const SERVER_ENV = {
 
 export { writeResults } from "./results";
 
-export const machine = () => ({ cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}`, load_average_1_5_15: os.loadavg().map((l) => Math.round(l * 100) / 100) });
+export const machine = () => ({
+  cpus: os.cpus().length,
+  cpu: os.cpus()[0]?.model,
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+  load_average_1_5_15: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  // --server-core: which cores the server had alone, and which the rest shared (null: the kernel placed every process).
+  core_split: coreSplitInForce(),
+});
 
 /** The bare route (`GET /api/ping`) under load, on a client of its own: the framework's own limit, the benches' denominator. */
 export async function runBareRoute(url: string, load: LoadOptions): Promise<Summary> {
