@@ -14,6 +14,7 @@ import { runLoad } from "../cli/loadtest/run-load";
 import { httpClient } from "../cli/loadtest/http-client";
 import { table } from "../cli/loadtest/stats";
 import { backendsOf, coreSplitFlag } from "./cores";
+import pg from "pg";
 
 const SECONDS = process.argv.includes("--seconds") ? Number(process.argv[process.argv.indexOf("--seconds") + 1]) : 8;
 const AGENTS = 50;
@@ -49,9 +50,19 @@ function schedOf(pid: number): [number, number] | null {
   }
 }
 
+/** The write-ahead log written so far, cluster-wide (pg_stat_wal; this benchmark is the machine's only writer), or null on PGlite. */
+const admin = db.label === "pglite" ? null : new pg.Client({ connectionString: db.setupEnv.DATABASE_URL });
+await admin?.connect();
+async function walOf(): Promise<{ records: number; fpi: number; bytes: number } | null> {
+  if (!admin) return null;
+  const { rows } = await admin.query<{ records: string; fpi: string; bytes: string }>("select wal_records as records, wal_fpi as fpi, wal_bytes as bytes from pg_stat_wal");
+  return { records: Number(rows[0]!.records), fpi: Number(rows[0]!.fpi), bytes: Number(rows[0]!.bytes) };
+}
+
 async function measure(name: string, perAttempt: number, work: () => Promise<{ count: number }>) {
   const pids = () => [serverPid, ...backendsOf(database)];
   const before = new Map(pids().map((p) => [p, cpuOf(p)]));
+  const wal0 = await walOf();
   const self0 = process.cpuUsage();
   const sched0 = schedOf(serverPid);
   const t0 = process.hrtime.bigint();
@@ -59,6 +70,7 @@ async function measure(name: string, perAttempt: number, work: () => Promise<{ c
   const wallNs = Number(process.hrtime.bigint() - t0);
   const sched1 = schedOf(serverPid);
   const self = process.cpuUsage(self0);
+  const wal1 = await walOf();
   let serverMs = 0;
   let pgMs = 0;
   for (const p of pids()) {
@@ -78,6 +90,10 @@ async function measure(name: string, perAttempt: number, work: () => Promise<{ c
     "load generator ms/req": per((self.user + self.system) / 1000),
     "server thread ran %": share(0),
     "waited for a core %": share(1),
+    // What each request makes Postgres write: WAL records (a row or an index entry each, mostly), full-page images, bytes.
+    "WAL records/req": wal0 && wal1 ? Math.round(((wal1.records - wal0.records) / requests) * 10) / 10 : "n/a",
+    "WAL bytes/req": wal0 && wal1 ? Math.round((wal1.bytes - wal0.bytes) / requests) : "n/a",
+    "full pages/req": wal0 && wal1 ? Math.round(((wal1.fpi - wal0.fpi) / requests) * 100) / 100 : "n/a",
   };
 }
 
@@ -119,6 +135,7 @@ try {
   const file = writeResults(`cpu-${db.label}`, { benchmark: "cpu", database: db.label, seconds: SECONDS, machine: machine(), rows });
   console.log(`\nresults: ${file}\nreproduce: npm run bench:cpu -- --db ${db.label}${coreSplitFlag()}`);
 } finally {
+  await admin?.end();
   await server.stop();
   await db.drop();
 }
