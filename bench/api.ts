@@ -7,8 +7,8 @@ import { newWorkspaceWithKey } from "./fixtures";
 import { mergeRuns, runLoad, runLoadRaw, type RawRun } from "../cli/loadtest/run-load";
 import { httpClient } from "../cli/loadtest/http-client";
 import { table, type Summary } from "../cli/loadtest/stats";
-import { parseDbPaths } from "./paths";
-import { coreSplitFlag } from "./cores";
+import { parseDbPaths, reproduceCommand } from "./paths";
+import { coreSplitArgs } from "./cores";
 import { runPaths } from "./run-paths";
 import { compareApiPaths, type ApiResults } from "./api-paths";
 
@@ -99,4 +99,4 @@ console.log(
   ),
 );
 const file = writeResults(`api-${db.label}`, { benchmark: "api", database: db.label, database_about: db.about, seconds: SECONDS, slices: SLICES, slice_seconds: SLICE_SECONDS, machine: machine(), results });
-console.log(`\nresults: ${file}\nreproduce: npm run bench:api${db.label === "pglite" ? (coreSplitFlag() ? ` --${coreSplitFlag()}` : "") : ` -- --db ${db.label}${coreSplitFlag()}`}`);
+console.log(`\nresults: ${file}\nreproduce: ${reproduceCommand("bench:api", [...(db.label === "pglite" ? [] : ["--db", db.label]), ...coreSplitArgs()])}`);

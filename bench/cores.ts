@@ -2,7 +2,7 @@
 //
 // On this machine the server, Postgres and the load generator share two cores, and the kernel
 // decides who runs: during the hold rows the server's one thread is runnable almost all the time
-// but waits for a core a fifth of it, behind Postgres backends (bench/README.md). A deployment
+// but waits for a core a fifth to a quarter of it, behind Postgres backends (bench/README.md). A deployment
 // runs its database elsewhere. With this flag the server's JavaScript thread (and whatever runs on
 // it, PGlite included) gets core 0 alone; its helper threads (garbage collection, libuv's pool),
 // the benchmark process, the pooler and the Postgres backends of the benchmark's database get the
@@ -20,13 +20,18 @@ const databases = new Set<string>();
 const servers = new Set<number>();
 const pinned = new Set<number>();
 
-/** The split the flag asks for, or null; a clear error where it cannot be had. */
-export function coreSplit(argv: string[]): CoreSplit | null {
-  if (!argv.includes("--server-core")) return null;
-  const cpus = os.availableParallelism();
+/** Core 0 for the server, the others for the rest, on a machine of `cpus` cores (at least 2). */
+export function splitFor(cpus: number): CoreSplit {
   if (cpus < 2) throw new Error(`--server-core needs at least 2 cores; this machine has ${cpus}. Run without it.`);
-  if (spawnSync("taskset", ["-V"]).error) throw new Error("--server-core needs taskset (util-linux): apt-get install util-linux, or run without it.");
   return { server: "0", rest: cpus === 2 ? "1" : `1-${cpus - 1}` };
+}
+
+/** The split the flag asks for, or null; a clear error where it cannot be had. */
+function coreSplit(argv: string[]): CoreSplit | null {
+  if (!argv.includes("--server-core")) return null;
+  const s = splitFor(os.availableParallelism());
+  if (spawnSync("taskset", ["-V"]).error) throw new Error("--server-core needs taskset (util-linux): apt-get install util-linux, or run without it.");
+  return s;
 }
 
 function taskset(cores: string, pid: number, allThreads: boolean): boolean {
@@ -88,41 +93,27 @@ function sweep(): void {
   for (const pid of found) if (!pinned.has(pid) && taskset(split.rest, pid, false)) pinned.add(pid);
 }
 
-function watch(): void {
+/** Sweeps for `item` (a database's backends, a server's helper threads) until the returned release is called. */
+function track<T>(set: Set<T>, item: T): () => void {
+  if (!split) return () => {};
+  set.add(item);
   sweep();
   sweeper ??= setInterval(sweep, 250);
   sweeper.unref();
-}
-
-function unwatch(): void {
-  if (databases.size === 0 && servers.size === 0 && sweeper) {
-    clearInterval(sweeper);
-    sweeper = null;
-  }
-}
-
-export function keepBackendsOffServerCore(database: string): void {
-  if (!split) return;
-  databases.add(database);
-  watch();
-}
-
-/** The database is dropped: its backends are gone. */
-export function stopSweeping(database: string): void {
-  databases.delete(database);
-  unwatch();
-}
-
-/** A server started under serverCommand: its helper threads go to the other cores. */
-export function keepHelpersOffServerCore(pid: number): () => void {
-  if (!split) return () => {};
-  servers.add(pid);
-  watch();
   return () => {
-    servers.delete(pid);
-    unwatch();
+    set.delete(item);
+    if (databases.size === 0 && servers.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = null;
+    }
   };
 }
 
-/** The flag as the reproduce line gives it. */
-export const coreSplitFlag = (): string => (split ? " --server-core" : "");
+/** The benchmark database's backends go to the other cores; the release is called when it is dropped. */
+export const keepBackendsOffServerCore = (database: string): (() => void) => track(databases, database);
+
+/** A server started under serverCommand: its helper threads go to the other cores; the release is called when it exits. */
+export const keepHelpersOffServerCore = (pid: number): (() => void) => track(servers, pid);
+
+/** The flag as a reproduce line gives it: none, or `--server-core`. */
+export const coreSplitArgs = (): string[] => (split ? ["--server-core"] : []);

@@ -13,7 +13,8 @@ import { createCalendars, runHoldsScenario } from "../cli/loadtest/holds-scenari
 import { runLoad } from "../cli/loadtest/run-load";
 import { httpClient } from "../cli/loadtest/http-client";
 import { table } from "../cli/loadtest/stats";
-import { backendsOf, coreSplitFlag } from "./cores";
+import { backendsOf, coreSplitArgs } from "./cores";
+import { reproduceCommand } from "./paths";
 import pg from "pg";
 
 const SECONDS = process.argv.includes("--seconds") ? Number(process.argv[process.argv.indexOf("--seconds") + 1]) : 8;
@@ -133,7 +134,7 @@ try {
   console.log(`\nCPU time per request — ${db.label}, ${SECONDS} s per row, ${AGENTS} clients (${placements} placements)\n`);
   console.log(table(rows));
   const file = writeResults(`cpu-${db.label}`, { benchmark: "cpu", database: db.label, seconds: SECONDS, machine: machine(), rows });
-  console.log(`\nresults: ${file}\nreproduce: npm run bench:cpu -- --db ${db.label}${coreSplitFlag()}`);
+  console.log(`\nresults: ${file}\nreproduce: ${reproduceCommand("bench:cpu", [...(db.label === "pglite" ? [] : ["--db", db.label]), ...coreSplitArgs()])}`);
 } finally {
   await admin?.end();
   await server.stop();

@@ -21,10 +21,10 @@ import { naivePlaceHold } from "./naive-place-hold";
 import { AppError } from "../lib/platform/errors";
 import type { Actor } from "../lib/platform/actor";
 import { startDelayProxy } from "./delay-proxy";
-import { coreSplitFlag } from "./cores";
+import { coreSplitArgs } from "./cores";
 import { runLeasesScenario, type LeaseBench } from "./leases-scenario";
 import { startSlowEventApi } from "./slow-event-api";
-import { atLeast, metLabel, parseDbPaths, type Ratio } from "./paths";
+import { atLeast, metLabel, parseDbPaths, reproduceCommand, type Ratio } from "./paths";
 import { runPaths } from "./run-paths";
 import { compareHoldPaths, type HoldsResults } from "./holds-paths";
 import pg from "pg";
@@ -426,4 +426,10 @@ if (slowInngest) console.log(`\nInngest's event API (${INNGEST_MS} ms per send) 
 console.log("\nHTTP and database rows: an attempt is a placement, and each granted hold is then committed or released (latency covers both).");
 console.log("Naive rows: holds are only placed (no commit), so double bookings are overlapping held rows.");
 const file = writeResults(`holds-${db.label}${slowInngest ? "-slow-inngest" : ""}`, { benchmark: "holds", database: db.label, slow_inngest_ms: slowInngest ? INNGEST_MS : null, agents: AGENTS, seconds: SECONDS, rtt_ms: RTT_MS, settle_seconds: SETTLE_SECONDS, warmup_seconds: WARMUP_SECONDS, machine: machine(), database_about: db.about, bare_route: bareAround, statements, ratios, rows, leases: leaseRows, fresh_database: fresh });
-console.log(`\nresults: ${file}\nreproduce: npm run bench:holds -- ${db.label === "pglite" ? "" : `--db ${db.label} --rtt-ms ${RTT_MS}`}${slowInngest ? " --slow-inngest" : ""}${process.argv.includes("--no-fresh") ? " --no-fresh" : ""}${coreSplitFlag()}`);
+const reproduce = [
+  ...(db.label === "pglite" ? [] : ["--db", db.label, "--rtt-ms", String(RTT_MS)]),
+  ...(slowInngest ? ["--slow-inngest"] : []),
+  ...(process.argv.includes("--no-fresh") ? ["--no-fresh"] : []),
+  ...coreSplitArgs(),
+];
+console.log(`\nresults: ${file}\nreproduce: ${reproduceCommand("bench:holds", reproduce)}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { argvForPath, atLeast, metLabel, normalisedRatio, parseDbPaths } from "./paths";
+import { argvForPath, atLeast, metLabel, normalisedRatio, parseDbPaths, reproduceCommand } from "./paths";
+import { splitFor } from "./cores";
 import { holdPathRatios, type HoldsResults } from "./holds-paths";
 import { apiPathRatios, type ApiResults } from "./api-paths";
 import type { Summary } from "../cli/loadtest/stats";
@@ -28,6 +29,24 @@ describe("argvForPath", () => {
   it("gives each path's run its own --db and keeps the other flags", () => {
     expect(argvForPath(["--db", "postgres,neon", "--rtt-ms", "2"], "neon")).toEqual(["--rtt-ms", "2", "--db", "neon"]);
     expect(argvForPath(["--no-fresh"], "pooled")).toEqual(["--no-fresh", "--db", "pooled"]);
+  });
+});
+
+describe("reproduceCommand", () => {
+  it("passes flags after --, and none when there are none", () => {
+    expect(reproduceCommand("bench:api", [])).toBe("npm run bench:api");
+    expect(reproduceCommand("bench:api", ["--server-core"])).toBe("npm run bench:api -- --server-core");
+    expect(reproduceCommand("bench:holds", ["--db", "postgres", "--rtt-ms", "1", "--no-fresh"])).toBe("npm run bench:holds -- --db postgres --rtt-ms 1 --no-fresh");
+  });
+});
+
+describe("splitFor (--server-core)", () => {
+  it("gives the server core 0 and the rest every other core", () => {
+    expect(splitFor(2)).toEqual({ server: "0", rest: "1" });
+    expect(splitFor(8)).toEqual({ server: "0", rest: "1-7" });
+  });
+  it("refuses a one-core machine, saying to run without the flag", () => {
+    expect(() => splitFor(1)).toThrow(/needs at least 2 cores; this machine has 1\. Run without it\./);
   });
 });
 

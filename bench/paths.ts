@@ -71,3 +71,8 @@ export function commitInfo(cwd = process.cwd()): { commit: string | null; dirty:
   const status = spawnSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd, encoding: "utf8" });
   return { commit: head.stdout.trim(), dirty: status.status === 0 ? status.stdout.trim().length > 0 : null };
 }
+
+/** The command that reproduces a run: `npm run <script>`, then its flags after `--` when there are any. */
+export function reproduceCommand(script: string, args: string[]): string {
+  return `npm run ${script}${args.length ? ` -- ${args.join(" ")}` : ""}`;
+}

@@ -14,7 +14,7 @@ import type { Summary } from "../cli/loadtest/stats";
 import { parseDbPaths, type DbPath } from "./paths";
 import { startPgBouncer } from "./pgbouncer";
 import { startNeonWsProxy } from "../test/helpers/neon-ws-proxy";
-import { applyCoreSplit, coreSplitInForce, keepBackendsOffServerCore, keepHelpersOffServerCore, serverCommand, stopSweeping } from "./cores";
+import { applyCoreSplit, coreSplitInForce, keepBackendsOffServerCore, keepHelpersOffServerCore, serverCommand } from "./cores";
 
 export type BenchDatabase = {
   /** The path's name (`postgres`, `pooled`, `neon`…): results and rows carry it. */
@@ -53,7 +53,7 @@ export async function benchDatabase(argv: string[]): Promise<BenchDatabase> {
   await client.connect();
   await client.query(`create database "${name}"`);
   await client.end();
-  keepBackendsOffServerCore(name);
+  const releaseBackends = keepBackendsOffServerCore(name);
   const direct = new URL(admin);
   direct.pathname = `/${name}`;
   // Migrations always run on the direct URL (said, so the server does not warn that they might not).
@@ -84,7 +84,7 @@ export async function benchDatabase(argv: string[]): Promise<BenchDatabase> {
     setupEnv,
     about,
     drop: async () => {
-      stopSweeping(name);
+      releaseBackends();
       for (const close of closers) await close();
       const c = new pg.Client({ connectionString: admin });
       await c.connect();
@@ -136,14 +136,14 @@ export async function startNextServer(env: Record<string, string>): Promise<{ ur
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  const unwatch = keepHelpersOffServerCore(child.pid!);
+  const releaseHelpers = keepHelpersOffServerCore(child.pid!);
   return {
     url,
     pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => {
-          unwatch();
+          releaseHelpers();
           resolve();
         });
         // A profiled server writes its profile on SIGINT (not on SIGTERM).
