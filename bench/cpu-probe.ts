@@ -4,7 +4,8 @@
 // request, unlike requests per second, barely moves when other work shares the machine, so it
 // shows where the hold path's cost goes. Beside it, the share of each row the server's JS thread
 // ran and the share it was ready but waited for a core (/proc/PID/schedstat). --server-core gives
-// the server a core of its own (bench/cores.ts).
+// the server a core of its own (bench/cores.ts). On Postgres 15+ with pg_walinspect (contrib), the
+// hold row's WAL is also broken down by the table or index each record touches: what to cut first.
 import fs from "node:fs";
 import { benchDatabase, connectBenchDatabase, startNextServer, SERVER_ENV, machine, writeResults, runBareRoute, warmUpServer } from "./setup";
 import { closeDb } from "../db/client";
@@ -60,9 +61,41 @@ async function walOf(): Promise<{ records: number; fpi: number; bytes: number } 
   return { records: Number(rows[0]!.records), fpi: Number(rows[0]!.fpi), bytes: Number(rows[0]!.bytes) };
 }
 
-async function measure(name: string, perAttempt: number, work: () => Promise<{ count: number }>) {
+/** The WAL position now (pg_current_wal_lsn), or null on PGlite. */
+async function lsnOf(): Promise<string | null> {
+  return admin ? (await admin.query<{ lsn: string }>("select pg_current_wal_lsn()::text as lsn")).rows[0]!.lsn : null;
+}
+
+/**
+ * The WAL records written between two positions, by the table or index each first touches
+ * (pg_walinspect, in this benchmark's database): what each request makes Postgres write, per
+ * relation. Null where pg_walinspect is not installed (Postgres < 15, or no contrib package).
+ */
+async function walByRelation(from: string, to: string, requests: number) {
+  if (!admin) return null;
+  try {
+    await admin.query("create extension if not exists pg_walinspect");
+  } catch {
+    return null;
+  }
+  const { rows } = await admin.query<{ relation: string; records: string; bytes: string }>(
+    `select coalesce(pg_filenode_relation(0, m[2]::oid)::text, case when m is null then '(' || resource_manager || ')' else '(another database)' end) as relation,
+            count(*) as records, sum(record_length + fpi_length) as bytes
+       from pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn),
+            lateral (select case when r.m[1]::oid = (select oid from pg_database where datname = current_database()) then r.m end as m
+                       from (select regexp_match(block_ref, 'rel \\d+/(\\d+)/(\\d+)') as m) r) x
+      group by 1 order by 2 desc`,
+    [from, to],
+  );
+  return rows.map((r) => ({ relation: r.relation, "records/req": Math.round((Number(r.records) / requests) * 100) / 100, "bytes/req": Math.round(Number(r.bytes) / requests) }));
+}
+
+let walDetail: Awaited<ReturnType<typeof walByRelation>> = null;
+
+async function measure(name: string, perAttempt: number, work: () => Promise<{ count: number }>, detail = false) {
   const pids = () => [serverPid, ...backendsOf(database)];
   const before = new Map(pids().map((p) => [p, cpuOf(p)]));
+  const lsn0 = detail ? await lsnOf() : null;
   const wal0 = await walOf();
   const self0 = process.cpuUsage();
   const sched0 = schedOf(serverPid);
@@ -80,6 +113,8 @@ async function measure(name: string, perAttempt: number, work: () => Promise<{ c
     else pgMs += d;
   }
   const requests = count * perAttempt;
+  const lsn1 = detail ? await lsnOf() : null;
+  if (lsn0 && lsn1) walDetail = await walByRelation(lsn0, lsn1, requests);
   const per = (ms: number) => Math.round((ms / requests) * 1000) / 1000;
   // The server's one JS thread: the share of the row it ran, and the share it was ready to run but waited for a core.
   const share = (i: 0 | 1) => (sched0 && sched1 ? Math.round(((sched1[i] - sched0[i]) / wallNs) * 1000) / 10 : "n/a");
@@ -129,11 +164,12 @@ try {
       const s = await runHoldsScenario({ url: server.url, key: ws.key, calendarIds, slots: 48, commitShare: 0.5 }, { concurrency: AGENTS, seconds: SECONDS });
       placements = s.requests;
       return { count: s.requests + (s.outcomes.granted ?? 0) };
-    }),
+    }, true),
   );
   console.log(`\nCPU time per request — ${db.label}, ${SECONDS} s per row, ${AGENTS} clients (${placements} placements)\n`);
   console.log(table(rows));
-  const file = writeResults(`cpu-${db.label}`, { benchmark: "cpu", database: db.label, seconds: SECONDS, machine: machine(), rows });
+  if (walDetail) console.log(`\nWAL written during the hold row, by the table or index each record first touches (pg_walinspect), per request\n\n${table(walDetail)}`);
+  const file = writeResults(`cpu-${db.label}`, { benchmark: "cpu", database: db.label, seconds: SECONDS, machine: machine(), rows, walByRelation: walDetail });
   console.log(`\nresults: ${file}\nreproduce: ${reproduceCommand("bench:cpu", [...(db.label === "pglite" ? [] : ["--db", db.label]), ...coreSplitArgs()])}`);
 } finally {
   await admin?.end();
