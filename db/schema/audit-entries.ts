@@ -45,8 +45,10 @@ export const auditEntries = pgTable(
     index("audit_entries_workspace_agent_idx").on(t.workspaceId, t.agentId, t.seq),
     index("audit_entries_workspace_trace_idx").on(t.workspaceId, t.traceId),
     index("audit_entries_workspace_at_idx").on(t.workspaceId, t.at),
-    index("audit_entries_unsealed_idx").on(t.position).where(sql`${t.hash} is null`),
-    /** A workspace's sealer finds its own unsealed entries without passing another's (migration 0054: where the migrator may). */
+    /**
+     * A workspace's sealer finds its own unsealed entries without passing another's (migration 0054: where the migrator may);
+     * the sweep that lists workspaces with unsealed entries reads it too (0072 dropped the one on position alone, which only added writes).
+     */
     index("audit_entries_unsealed_workspace_idx").on(t.workspaceId, t.position).where(sql`${t.hash} is null`),
   ],
 );
