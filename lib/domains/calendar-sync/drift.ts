@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { Transaction } from "../../../db/client";
 import { queryable, transaction } from "../../../db/transaction";
 import {
@@ -108,6 +108,28 @@ async function exportRows(q: Pick<Transaction, "select">, link: GoogleCalendarLi
         remoteIds.length ? or(gt(calendarEvents.endTime, sql`now()`), sql`${googleEventExports.googleEventId} = any(${sql.param(remoteIds)}::text[])`) : gt(calendarEvents.endTime, sql`now()`),
       ),
     );
+}
+
+/**
+ * Of the tags on listed events that no export of this link explains, those naming another
+ * workspace's export to this same provider calendar (a calendar linked from two workspaces): that
+ * workspace's copies, which its own drift check answers for, never this one's orphans. By the
+ * export's event id (its unique index), a query only when such tags are listed.
+ */
+async function copiesOfOtherWorkspaces(
+  tx: Pick<Transaction, "select">,
+  link: GoogleCalendarLinkRow,
+  listed: Map<string, ListedEvent>,
+  byRemote: Map<string, ExportedRow>,
+  byEvent: Map<string, ExportedRow>,
+): Promise<Set<string>> {
+  const tags = [...listed.values()].flatMap((ev) => (ev.exportTag !== null && !byRemote.has(ev.id) && !byEvent.has(ev.exportTag) ? [ev.exportTag] : []));
+  if (!tags.length) return new Set();
+  const rows = await tx
+    .select({ tag: googleEventExports.calendarEventId })
+    .from(googleEventExports)
+    .where(and(inArray(googleEventExports.calendarEventId, tags), eq(googleEventExports.googleCalendarId, link.googleCalendarId), ne(googleEventExports.workspaceId, link.workspaceId)));
+  return new Set(rows.map((r) => r.tag));
 }
 
 /**
@@ -242,11 +264,13 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
     }
 
     // Orphans: live provider events tagged as ours that no settled export of ours stands behind.
+    const othersCopies = await copiesOfOtherWorkspaces(tx, link, listed, byRemote, byEvent);
     let orphans = 0;
     for (const ev of listed.values()) {
       if (ev.exportTag === null || ev.version.status === "cancelled") continue;
       const mine = byRemote.get(ev.id);
       const tagged = byEvent.get(ev.exportTag);
+      if (!mine && !tagged && othersCopies.has(ev.exportTag)) continue; // another workspace's, on a calendar both link: its own check answers for it
       // In flight (an export or removal not settled before the listing): the next check sees it settled.
       if ((mine && (mine.status === "pending" || mine.updatedAt >= listedAt)) || (tagged && (tagged.status === "pending" || tagged.updatedAt >= listedAt))) continue;
       let verdict: { action: OrphanAction; reason: string } | null = null;

@@ -129,6 +129,27 @@ describe("orphans: listed for people and agents, dismissed by a member", () => {
     expect(await db.select().from(calendarOrphans).where(eq(calendarOrphans.linkId, setup.link.id))).toHaveLength(3);
   });
 
+  it("a provider calendar linked from two workspaces: each one's copies are not the other's orphans, a stranger's tag still is", async () => {
+    const fake = fakeGoogle();
+    const a = await linkedCalendar(fake);
+    const b = await linkedCalendar(fake, a.gcal);
+    await syncLink(a.link.id);
+    await syncLink(b.link.id);
+    const ofA = await committedAndExported(a, T(8), T(9));
+    const ofB = await committedAndExported(b, T(10), T(11));
+    expect(ofA.remoteId).not.toBe(ofB.remoteId);
+    fake.addEvent(a.gcal, { id: "stranger2", start: T(12), end: T(13), privateProperties: { agentdraft_event_id: "evt_doesnotexist000000000001", agentdraft_export: "1" } });
+
+    for (const setup of [a, b]) {
+      expect(await checkLinkDrift(setup.link.id, { force: true })).toMatchObject({ status: "ok", orphans: 1 });
+      const { items } = await listOrphans(setup.workspace.id, { calendar_id: setup.calendar.id, limit: 50 });
+      expect(items.map((o) => [o.providerEventId, o.reason])).toEqual([["stranger2", "unknown_event"]]);
+    }
+    // Both copies are still in the calendar: neither workspace's check touched the other's.
+    expect(fake.calendars.get(a.gcal)!.events.get(ofA.remoteId)?.status).toBe("confirmed");
+    expect(fake.calendars.get(a.gcal)!.events.get(ofB.remoteId)?.status).toBe("confirmed");
+  });
+
   it("the calendar page's card shows each open orphan, with the dismiss form when given one (admins)", async () => {
     const fake = fakeGoogle();
     const setup = await calendarWithOrphans(fake);
