@@ -90,12 +90,9 @@ async function walByRelation(from: string, to: string, requests: number) {
   return rows.map((r) => ({ relation: r.relation, "records/req": Math.round((Number(r.records) / requests) * 100) / 100, "bytes/req": Math.round(Number(r.bytes) / requests) }));
 }
 
-let walDetail: Awaited<ReturnType<typeof walByRelation>> = null;
-
-async function measure(name: string, perAttempt: number, work: () => Promise<{ count: number }>, detail = false) {
+async function measure(name: string, perAttempt: number, work: () => Promise<{ count: number }>) {
   const pids = () => [serverPid, ...backendsOf(database)];
   const before = new Map(pids().map((p) => [p, cpuOf(p)]));
-  const lsn0 = detail ? await lsnOf() : null;
   const wal0 = await walOf();
   const self0 = process.cpuUsage();
   const sched0 = schedOf(serverPid);
@@ -113,8 +110,6 @@ async function measure(name: string, perAttempt: number, work: () => Promise<{ c
     else pgMs += d;
   }
   const requests = count * perAttempt;
-  const lsn1 = detail ? await lsnOf() : null;
-  if (lsn0 && lsn1) walDetail = await walByRelation(lsn0, lsn1, requests);
   const per = (ms: number) => Math.round((ms / requests) * 1000) / 1000;
   // The server's one JS thread: the share of the row it ran, and the share it was ready to run but waited for a core.
   const share = (i: 0 | 1) => (sched0 && sched1 ? Math.round(((sched1[i] - sched0[i]) / wallNs) * 1000) / 10 : "n/a");
@@ -159,13 +154,15 @@ try {
   );
   client.close();
   let placements = 0;
-  rows.push(
-    await measure("hold attempt (place, then commit or release), 200 calendars", 1, async () => {
-      const s = await runHoldsScenario({ url: server.url, key: ws.key, calendarIds, slots: 48, commitShare: 0.5 }, { concurrency: AGENTS, seconds: SECONDS });
-      placements = s.requests;
-      return { count: s.requests + (s.outcomes.granted ?? 0) };
-    }, true),
-  );
+  const lsn0 = await lsnOf();
+  const hold = await measure("hold attempt (place, then commit or release), 200 calendars", 1, async () => {
+    const s = await runHoldsScenario({ url: server.url, key: ws.key, calendarIds, slots: 48, commitShare: 0.5 }, { concurrency: AGENTS, seconds: SECONDS });
+    placements = s.requests;
+    return { count: s.requests + (s.outcomes.granted ?? 0) };
+  });
+  const lsn1 = await lsnOf();
+  rows.push(hold);
+  const walDetail = lsn0 && lsn1 ? await walByRelation(lsn0, lsn1, hold.requests) : null;
   console.log(`\nCPU time per request — ${db.label}, ${SECONDS} s per row, ${AGENTS} clients (${placements} placements)\n`);
   console.log(table(rows));
   if (walDetail) console.log(`\nWAL written during the hold row, by the table or index each record first touches (pg_walinspect), per request\n\n${table(walDetail)}`);

@@ -111,19 +111,12 @@ async function exportRows(q: Pick<Transaction, "select">, link: GoogleCalendarLi
 }
 
 /**
- * Of the tags on listed events that no export of this link explains, those naming another
- * workspace's export to this same provider calendar (a calendar linked from two workspaces): that
- * workspace's copies, which its own drift check answers for, never this one's orphans. By the
- * export's event id (its unique index), a query only when such tags are listed.
+ * Of `tags` (on listed events no export of this link explains), those naming another workspace's
+ * export to this same provider calendar (a calendar linked from two workspaces): that workspace's
+ * copies, which its own drift check answers for, never this one's orphans. By the export's event
+ * id (its unique index); no query when there are none.
  */
-async function copiesOfOtherWorkspaces(
-  tx: Pick<Transaction, "select">,
-  link: GoogleCalendarLinkRow,
-  listed: Map<string, ListedEvent>,
-  byRemote: Map<string, ExportedRow>,
-  byEvent: Map<string, ExportedRow>,
-): Promise<Set<string>> {
-  const tags = [...listed.values()].flatMap((ev) => (ev.exportTag !== null && !byRemote.has(ev.id) && !byEvent.has(ev.exportTag) ? [ev.exportTag] : []));
+async function copiesOfOtherWorkspaces(tx: Pick<Transaction, "select">, link: GoogleCalendarLinkRow, tags: string[]): Promise<Set<string>> {
   if (!tags.length) return new Set();
   const rows = await tx
     .select({ tag: googleEventExports.calendarEventId })
@@ -264,18 +257,16 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
     }
 
     // Orphans: live provider events tagged as ours that no settled export of ours stands behind.
-    const othersCopies = await copiesOfOtherWorkspaces(tx, link, listed, byRemote, byEvent);
+    const candidates = [...listed.values()].flatMap((ev) => (ev.exportTag === null || ev.version.status === "cancelled" ? [] : [{ ev, tag: ev.exportTag, mine: byRemote.get(ev.id), tagged: byEvent.get(ev.exportTag) }]));
+    const othersCopies = await copiesOfOtherWorkspaces(tx, link, candidates.flatMap((c) => (c.mine || c.tagged ? [] : [c.tag])));
     let orphans = 0;
-    for (const ev of listed.values()) {
-      if (ev.exportTag === null || ev.version.status === "cancelled") continue;
-      const mine = byRemote.get(ev.id);
-      const tagged = byEvent.get(ev.exportTag);
-      if (!mine && !tagged && othersCopies.has(ev.exportTag)) continue; // another workspace's, on a calendar both link: its own check answers for it
+    for (const { ev, tag, mine, tagged } of candidates) {
+      if (!mine && !tagged && othersCopies.has(tag)) continue; // another workspace's, on a calendar both link: its own check answers for it
       // In flight (an export or removal not settled before the listing): the next check sees it settled.
       if ((mine && (mine.status === "pending" || mine.updatedAt >= listedAt)) || (tagged && (tagged.status === "pending" || tagged.updatedAt >= listedAt))) continue;
       let verdict: { action: OrphanAction; reason: string } | null = null;
       if (mine && mine.desired === "present" && mine.eventStatus === "confirmed") continue; // ours, as recorded
-      if (mine && mine.desired === "absent" && mine.status === "deleted" && mine.calendarEventId === ev.exportTag) verdict = { action: "deleted", reason: "removed_by_agentdraft" };
+      if (mine && mine.desired === "absent" && mine.status === "deleted" && mine.calendarEventId === tag) verdict = { action: "deleted", reason: "removed_by_agentdraft" };
       else if (mine) verdict = { action: "reported", reason: mine.desired === "absent" ? "removal_failed" : "event_not_confirmed" };
       else verdict = { action: "reported", reason: tagged ? "duplicate_copy" : "unknown_event" };
       const [orphan] = await tx
@@ -287,7 +278,7 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
           linkId: link.id,
           provider: provider.id,
           providerEventId: ev.id,
-          taggedEventId: ev.exportTag,
+          taggedEventId: tag,
           providerStart: ev.version.start,
           providerEnd: ev.version.end,
           action: verdict.action,
@@ -306,7 +297,7 @@ export async function checkLinkDrift(linkId: string, opts: { force?: boolean } =
         link_id: link.id,
         provider: provider.id,
         provider_event_id: ev.id,
-        tagged_event_id: ev.exportTag,
+        tagged_event_id: tag,
         start_time: ev.version.start?.toISOString() ?? null,
         end_time: ev.version.end?.toISOString() ?? null,
         action: verdict.action,
