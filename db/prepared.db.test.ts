@@ -1,3 +1,4 @@
+// @suite pooled
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { closeDb, getDb, getDriver } from "./client";

@@ -1,3 +1,4 @@
+// @suite pooled
 // Edit and approve in one place (issue #31): on a draft's page a person edits, then approves and
 // sends with their passkey; the receipt binds exactly the bytes that leave, and an edit after the
 // approval was requested cancels it, so it can never release other bytes.

@@ -1,3 +1,4 @@
+// @suite pooled
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";

@@ -1,3 +1,4 @@
+// @suite pooled
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";

@@ -1,3 +1,4 @@
+// @suite pooled
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { mulberry32 } from "../../../test/helpers/seeded-random";

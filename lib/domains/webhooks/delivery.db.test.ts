@@ -1,3 +1,4 @@
+// @suite pooled
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";

@@ -1,3 +1,4 @@
+// @suite pooled
 import { describe, expect, it, onTestFinished } from "vitest";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";

@@ -1,3 +1,4 @@
+// @suite pooled
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, getDriver } from "../../../db/client";

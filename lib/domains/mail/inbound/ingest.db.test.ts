@@ -1,3 +1,4 @@
+// @suite pooled
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
