@@ -38,11 +38,14 @@ describe("the MIME corpus", () => {
     expect(corpus.length).toBeGreaterThanOrEqual(40);
   });
 
+  // (A parse that hangs fails on the test's timeout; how fast mail parses is `npm run bench:mail`.)
   it.each(corpus)("%s parses, sanitised, without crashing or hanging", async (file) => {
     const raw = fs.readFileSync(path.join(CORPUS, file));
-    const started = performance.now();
     const m = await parseMessage(raw);
-    expect(performance.now() - started).toBeLessThan(5000);
+    // Ordinary mail takes none of the bounded paths: no body cut to MAIL_MAX_BODY_CHARS, no reply
+    // extraction given up.
+    expect(m.bodyTruncated).toBe(false);
+    expect(m.extractionFallback).not.toBe("error");
     expect(m.messageId).toMatch(/^<.+>$/);
     expect(m.sha256).toMatch(/^[0-9a-f]{64}$/);
     if (m.htmlSanitized) expect(dangers(m.htmlSanitized)).toEqual([]);
@@ -103,7 +106,7 @@ describe("parseMessage", () => {
       from: "bob@team.test",
       to: "ops@agents.localhost",
       subject: "Re: cluster",
-      text: "Yes, 15:00 works.\n\nOn Mon, Jan 6, 2031 at 9:00 AM Ops <ops@agents.localhost> wrote:\n> Can I have the cluster at 15:00?\n> Thanks",
+      text: "Yes, 15:00 works.\n\nOn Mon, Jan 5, 2026 at 9:00 AM Ops <ops@agents.localhost> wrote:\n> Can I have the cluster at 15:00?\n> Thanks",
     });
     const m = await parseMessage(raw);
     expect(m.textReply).toBe("Yes, 15:00 works.");
