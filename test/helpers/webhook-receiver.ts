@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type Received = { headers: http.IncomingHttpHeaders; body: string; path: string };
-type Reply = (r: Received) => { status: number; headers?: Record<string, string>; delayMs?: number };
+type Reply = (r: Received) => { status: number; headers?: Record<string, string>; delayMs?: number; /** Answers only once this settles (a hanging endpoint the test releases). */ after?: Promise<unknown> };
 
 /**
  * A webhook receiver on 127.0.0.1 for tests (loopback only): records every request and
@@ -21,8 +21,9 @@ export async function startReceiver() {
       const send = () => {
         if (!res.destroyed) res.writeHead(out.status, out.headers ?? {}).end("ok");
       };
-      if (out.delayMs) setTimeout(send, out.delayMs).unref();
-      else send();
+      const answer = () => (out.delayMs ? void setTimeout(send, out.delayMs).unref() : send());
+      if (out.after) void out.after.then(answer);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
