@@ -1,82 +1,101 @@
 import { defineConfig } from "vitest/config";
 import os from "node:os";
 import path from "node:path";
+import { filesMarked } from "./test/suites.mjs";
 
 // Four projects. `unit`: tests that need no database. `pglite`: every `*.db.test.ts` on the
 // embedded database (PGlite in memory, fresh per file). `postgres`: the same database tests
-// again, when TEST_DATABASE_URL names a server, on a fresh database created for this run.
-// `pooled`: once more, when TEST_POOLED_DATABASE_URL names a PgBouncer (transaction mode) in
-// front of that server, through it with Neon's serverless driver: production's shape.
+// again, when TEST_DATABASE_URL names a server, each file on a database of its own copied from
+// the run's migrated template. `pooled`: when TEST_POOLED_DATABASE_URL names a PgBouncer
+// (transaction mode) in front of that server, the files marked `// @suite pooled` once more,
+// through it with Neon's serverless driver: production's shape (test/suites.mjs says which files
+// are marked and why).
+//
+// TEST_SUITE=moved-clock narrows the unit and embedded-database projects to the files marked
+// `// @suite moved-clock` (.ci/moved-clock runs them under a moved clock).
+const root = import.meta.dirname;
 const postgres = process.env.TEST_DATABASE_URL;
 const pooled = postgres && process.env.TEST_POOLED_DATABASE_URL;
+const suite = process.env.TEST_SUITE;
+if (suite && suite !== "moved-clock") throw new Error(`TEST_SUITE=${suite}: the only narrowed run is moved-clock.`);
 const dbTests = ["**/*.db.test.ts"];
-// On the embedded database (`npm test`'s run), test files share their worker's loaded modules
-// (isolate: false): importing the app again for every file was half of the suite's CPU. Each file
-// still gets a fresh database (the setup file closes the last one and opens a new one from the
-// run's migrated snapshot) and fresh workspaces; a file that changes process.env puts it back, and
-// a file that starts background work stops it. The server runs (CI) keep a process per file.
-const shared = { setupFiles: ["test/setup-db.ts"] };
+// test/static/ runs in `npm run lint` (vitest.static.config.ts), test/instances/ against a build.
+const outside = ["node_modules/**", "e2e/**", ".next/**", ".data/**", "test/instances/**", "test/static/**"];
+// A path as a glob that matches only itself (app/(app)/… has parentheses).
+const literal = (file: string) => file.replace(/[()[\]{}*?!+@]/g, "\\$&");
+const marked = (name: "pooled" | "moved-clock", db: boolean) =>
+  filesMarked(root, name)
+    .filter((f) => f.endsWith(".db.test.ts") === db && !f.startsWith("test/instances/") && !f.startsWith("test/static/"))
+    .map(literal);
+
+// Test files share their worker's loaded modules (isolate: false) in every project: importing the
+// app again for every file was half of the suite's CPU. Each file still gets a fresh database (the
+// setup file closes the last one and opens a new one: from the run's migrated snapshot on PGlite,
+// a copy of the run's migrated template on a server) and fresh workspaces; a file that changes
+// process.env puts it back (the run fails if it does not), and a file that starts background work
+// stops it.
+const database = { setupFiles: ["test/setup-db.ts"], isolate: false };
+// The server projects wait on sockets most of the time: one more worker than the embedded run.
+const serverWorkers = Math.max(3, os.availableParallelism());
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: { alias: { "@": path.resolve(root) } },
   test: {
-    exclude: ["node_modules/**", "e2e/**", ".next/**", ".data/**", "test/instances/**"],
+    exclude: outside,
     reporters: ["default", "./test/reporters/slowest-files.ts"],
     // Two workers even on two cores (vitest's default would be one): much of a test's time is
     // spent waiting on sockets and timers, which the other worker fills.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A stall guard, not a budget: a test that hangs fails after this long. On a busy machine (CI
+    // runs six jobs at once on two cores) a file's first request imports the app's routes, which
+    // alone took over 30 s there.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["**/*.test.ts"], exclude: [...dbTests, "node_modules/**", "e2e/**", ".next/**", "test/instances/**"] },
+        test: {
+          name: "unit",
+          include: suite ? marked("moved-clock", false) : ["**/*.test.ts"],
+          exclude: [...dbTests, ...outside],
+        },
       },
       {
         extends: true,
         test: {
           name: "pglite",
-          include: dbTests,
+          include: suite ? marked("moved-clock", true) : dbTests,
           env: { AGENTDRAFT_TEST_DB: "pglite", AGENTDRAFT_DATA_DIR: "memory://" },
           globalSetup: ["test/global-setup-pglite.ts"],
-          isolate: false,
-          ...shared,
+          ...database,
         },
       },
-      ...(postgres
+      ...(postgres && !suite
         ? [
             {
               extends: true as const,
               test: {
                 name: "postgres",
-                // The server runs go one file at a time, each project after the last (the event
-                // stream no longer waits for the oldest open transaction on the whole server,
-                // issue #30 item 6, so this is now only to spare the shared CI machine).
-                maxWorkers: 1,
-                sequence: { groupOrder: 1 },
+                maxWorkers: serverWorkers,
                 include: dbTests,
                 env: { AGENTDRAFT_TEST_DB: "postgres" },
                 globalSetup: ["test/global-setup-postgres.ts"],
-                ...shared,
+                ...database,
               },
             },
           ]
         : []),
-      ...(pooled
+      ...(pooled && !suite
         ? [
             {
               extends: true as const,
               test: {
                 name: "pooled",
-                // The server runs go one file at a time, each project after the last (the event
-                // stream no longer waits for the oldest open transaction on the whole server,
-                // issue #30 item 6, so this is now only to spare the shared CI machine).
-                maxWorkers: 1,
-                sequence: { groupOrder: 2 },
-                include: dbTests,
+                maxWorkers: serverWorkers,
+                include: marked("pooled", true),
                 env: { AGENTDRAFT_TEST_DB: "pooled" },
                 globalSetup: ["test/global-setup-postgres.ts"],
-                ...shared,
+                ...database,
               },
             },
           ]

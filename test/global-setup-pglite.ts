@@ -26,7 +26,7 @@ export default async function setup(project: TestProject) {
   const { applyFunctionFiles, pgliteSession } = await import("../db/function-files");
   await applyFunctionFiles(pgliteSession(client));
   // Tests compare rows the database stamps with times the code makes: both must read one clock
-  // (they do, PGlite reads Node's, also under .ci/future-clock's moved clock).
+  // (they do, PGlite reads Node's, also under .ci/moved-clock's moved clock).
   const { rows } = await client.query<{ ms: number }>("select extract(epoch from now()) * 1000 as ms");
   const skew = Math.abs(Number(rows[0]!.ms) - Date.now());
   if (skew > 60_000) throw new Error(`The embedded database's clock is ${Math.round(skew / 1000)} s away from Node's.`);

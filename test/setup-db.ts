@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, inject } from "vitest";
 import { resetEnvCache } from "../lib/platform/config/env";
 import { closeDb } from "../db/client";
-import { runMigrations } from "../db/migrate";
 import { startNeonWsProxy } from "./helpers/neon-ws-proxy";
 import { onServer } from "./global-setup-postgres";
 
@@ -10,7 +9,8 @@ import { onServer } from "./global-setup-postgres";
 // database on the Postgres server (test/global-setup-postgres.ts) reached with node-postgres, or
 // (the `pooled` project) the same through production's shape: Neon's serverless driver over a
 // local WebSocket proxy, through PgBouncer in transaction mode, with migrations on the direct URL.
-// Tests isolate themselves further with a fresh workspace each.
+// Tests isolate themselves further with a fresh workspace each. The snapshot and the template are
+// migrated once per run (migrations and function files), so a file's database needs no migrating.
 const mode = process.env.AGENTDRAFT_TEST_DB;
 let proxy: Awaited<ReturnType<typeof startNeonWsProxy>> | undefined;
 if (mode === "postgres" || mode === "pooled") {
@@ -42,10 +42,6 @@ resetEnvCache();
 // file must leave process.env as it found it: a setting it leaves behind would change the next
 // file's behaviour, depending on which worker it happens to share.
 const envAtStart = { ...process.env };
-
-beforeAll(async () => {
-  await runMigrations();
-});
 
 afterAll(async () => {
   await closeDb();

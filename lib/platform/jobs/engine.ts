@@ -255,7 +255,11 @@ export function createEngine(o: EngineOptions) {
   async function ensureLock(now: number): Promise<boolean> {
     if (lock?.lost()) {
       log("lost the engine lock; another process may run the work now");
+      const old = lock;
       lock = null;
+      // Its renewals stop and its row goes if still its own: a late renewal would otherwise hold
+      // the lease for no one, this engine included (it asks again under a new holder).
+      await old.release();
     }
     if (lock) return true;
     if (now < nextLockTry) return false;
