@@ -21,7 +21,7 @@ const { url } = serveApiForTests();
 /** Runs a command without blocking this process's event loop (which serves the API the command calls). */
 function run(command: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    // Under .ci/future-clock (libfaketime) CPython's time.sleep fails (clock_nanosleep with
+    // Under .ci/moved-clock (libfaketime) CPython's time.sleep fails (clock_nanosleep with
     // TIMER_ABSTIME answers EINVAL): Python keeps the real clock while the server's is moved
     // ahead, as a real client's clock is its own.
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "LD_PRELOAD" && !name.startsWith("FAKETIME"))) as NodeJS.ProcessEnv;
