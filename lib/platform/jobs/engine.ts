@@ -13,7 +13,7 @@ export type EngineOptions = {
   /** Resolves to the single-engine lock, or null while another process holds it. */
   acquireLock: () => Promise<RunnerLock | null>;
   lockRetryMs?: number;
-  /** With a backlog, the database is asked for more at most this often. */
+  /** The database is read again at least this long after a read (work that stays due cannot spin the engine). */
   refillMs?: number;
   log?: (message: string, err?: unknown) => void;
   /** Where due work is read from: the database (tests of the scheduling alone pass another). */
@@ -66,6 +66,8 @@ export function createEngine(o: EngineOptions) {
   let wakeAt = Infinity;
   let stopped = true;
   const inFlight = new Set<Promise<unknown>>();
+  /** Reads of due items: pages, rows in them, and rows that were new to the engine (what catching up costs). */
+  const reads = { pages: 0, rows: 0, added: 0 };
 
   const entryKey = (kind: string, id: string) => `${kind}\u0000${id}`;
   const groupKey = (kind: string, workspaceId: string) => `${kind}|${workspaceId}`;
@@ -206,14 +208,18 @@ export function createEngine(o: EngineOptions) {
     return soonest;
   }
 
-  /** Asks the database what is due (one query), then fetches due items of the kinds that have any. */
+  /**
+   * Asks the database what is due (one query), then fetches due items of the kinds that have any.
+   * A page is the kind's due items round by round over workspaces (each one's earliest first), so
+   * it is shared fairly however many a workspace has; one not full holds all that is due.
+   */
   function refill(): void {
     if (refilling) return;
     refilling = (async () => {
       const now = new Date();
       const next = await store.nextDueTimes(o.kinds);
       let earliest = Infinity;
-      let backlog = false;
+      const inHand: WorkKind[] = [];
       for (const kind of o.kinds) {
         const due = next.get(kind.name);
         catchingUp.delete(kind.name);
@@ -223,23 +229,31 @@ export function createEngine(o: EngineOptions) {
           continue;
         }
         const limit = o.concurrency * 4;
-        const items = await store.dueItems(kind, { before: now, limit, perWorkspace: kind.limits.perWorkspace * 2 });
+        const items = await store.dueItems(kind, { before: now, limit });
         let added = 0;
         for (const item of items) {
           const key = entryKey(kind.name, item.id);
           if (!running.has(key) && enqueue(kind, item)) added++;
         }
-        if (added > 0) catchingUp.add(kind.name);
-        // A page of items this engine knew already (notified at commit, queued or running) is no
-        // backlog, unless it was full: what is due is in hand, and the next read can wait.
-        backlog ||= added > 0 || items.length >= limit;
+        reads.pages++;
+        reads.rows += items.length;
+        reads.added += added;
+        // A full page that brought new work: more waits behind it (what a crash or another process
+        // left). The next page is read when fewer of the kind are queued than the pool runs at once
+        // (pump), not on a clock: a backlog drains at full speed and is read about once (a page
+        // holds at most a quarter of a page read before). A page not full holds all that is due.
+        if (items.length >= limit) {
+          if (added > 0) catchingUp.add(kind.name);
+        } else inHand.push(kind);
       }
-      const refillMs = o.refillMs ?? 500;
-      // New work found (or a full page): more may wait behind it (what a crash or another process left). The next
-      // page of that kind is read as soon as fewer of it are queued than the pool runs at once, not
-      // a refill interval later: a backlog drains at full speed, each page shared between
-      // workspaces (dueItems). A read that finds nothing new waits the interval.
-      nextRefillAt = backlog ? now.getTime() + refillMs : Math.max(now.getTime() + refillMs, Math.min(earliest, now.getTime() + o.idlePollMs));
+      if (inHand.length > 0) {
+        // What falls due next of the kinds whose due work is all in hand (a lease of an attempt
+        // whose process died ends, a retry): the engine wakes exactly then, not at its idle poll.
+        for (const d of (await store.nextDueTimes(inHand, now)).values()) if (d.getTime() > now.getTime()) earliest = Math.min(earliest, d.getTime() + 1);
+      }
+      // The next read: when something falls due, or at the idle poll (work committed by another
+      // process), and at least the refill interval later (what stays due cannot spin it).
+      nextRefillAt = Math.max(now.getTime() + (o.refillMs ?? 500), Math.min(earliest, now.getTime() + o.idlePollMs));
     })()
       .catch((err) => {
         log("could not read due work", err);
@@ -354,7 +368,7 @@ export function createEngine(o: EngineOptions) {
       lock = null;
     },
     /** What the engine holds now (health, tests). */
-    stats: () => ({ queued, running: running.size, locked: lock !== null }),
+    stats: () => ({ queued, running: running.size, locked: lock !== null, reads: { ...reads } }),
   };
 }
 

@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { createEngine, type Engine } from "./engine";
+import type { WorkItem, WorkKind } from "./work";
+
+// How the engine catches up after a restart (lib/platform/jobs/crash.db.test.ts is the whole story
+// on Postgres): it reads a backlog about once, and wakes when a dead process's lease ends, not at
+// its idle poll. The "database" is an in-memory list honouring what the real queries do.
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const engines: Engine[] = [];
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.stop(100)));
+});
+async function until(check: () => boolean, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await sleep(5);
+  }
+}
+
+/** A table of items: due times as the source query lists them (a leased row is due when its lease ends). */
+function store(db: Map<string, WorkItem>) {
+  const reads = { next: 0 };
+  return {
+    reads,
+    nextDueTimes: async (kinds: WorkKind[], after?: Date) => {
+      reads.next++;
+      const times = [...db.values()].map((i) => i.dueAt.getTime()).filter((t) => !after || t > after.getTime());
+      return new Map<string, Date>(times.length ? kinds.map((k) => [k.name, new Date(Math.min(...times))]) : []);
+    },
+    // The real page: round by round over workspaces, each one's earliest first.
+    dueItems: async (_: WorkKind, q: { before: Date; limit: number; perWorkspace?: number }) => {
+      const byWs = new Map<string, WorkItem[]>();
+      for (const i of [...db.values()].filter((x) => x.dueAt <= q.before).sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())) {
+        const list = byWs.get(i.workspaceId) ?? [];
+        if (list.length < (q.perWorkspace ?? q.limit)) list.push(i);
+        byWs.set(i.workspaceId, list);
+      }
+      const out: WorkItem[] = [];
+      for (let rn = 0; out.length < q.limit; rn++) {
+        const round = [...byWs.values()].map((l) => l[rn]).filter((x): x is WorkItem => Boolean(x));
+        if (round.length === 0) break;
+        out.push(...round.slice(0, q.limit - out.length));
+      }
+      return out;
+    },
+  };
+}
+
+function start(o: { db: Map<string, WorkItem>; run: (i: WorkItem) => Promise<void>; concurrency: number; limits: WorkKind["limits"] }) {
+  const k: WorkKind = { name: "deliver", source: () => sql`select 1`, run: o.run, limits: o.limits };
+  const s = store(o.db);
+  const e = createEngine({ kinds: [k], crons: [], concurrency: o.concurrency, idlePollMs: 60_000, acquireLock: async () => ({ release: async () => {}, lost: () => false }), log: () => {}, store: s });
+  engines.push(e);
+  e.start();
+  return { engine: e, reads: s.reads };
+}
+
+describe("the engine catching up", () => {
+  it("wakes when the lease of an attempt whose process died ends, though what is due is in hand (idle poll 60 s here)", async () => {
+    // At start: a busy endpoint's 150 due deliveries, run one at a time (10 ms each), all read
+    // into memory at once; and one delivery a dead process claimed, due when its lease ends, while
+    // the busy ones still run. What is due is in hand, so the next read would wait for the idle poll.
+    const db = new Map<string, WorkItem>();
+    for (let i = 0; i < 150; i++) db.set(`busy-${i}`, { id: `busy-${i}`, workspaceId: "A", key: "busy", dueAt: new Date(Date.now() - 60_000 + i) });
+    const leaseEnds = Date.now() + 800;
+    db.set("leased", { id: "leased", workspaceId: "B", key: "other", dueAt: new Date(leaseEnds) });
+    const order: string[] = [];
+    let leasedRanAt = 0;
+    const { reads } = start({
+      db,
+      concurrency: 100,
+      limits: { perWorkspace: 24, perKey: 1, timeoutMs: 5_000 },
+      run: async (i) => {
+        db.set(i.id, { ...i, dueAt: new Date(Date.now() + 60_000) }); // claimed: leased
+        if (i.id === "leased") leasedRanAt = Date.now();
+        await sleep(10);
+        order.push(i.id);
+        db.delete(i.id);
+      },
+    });
+    await until(() => order.includes("leased"));
+    expect(leasedRanAt).toBeGreaterThanOrEqual(leaseEnds);
+    // Before the busy endpoint's last (150 runs of 10 ms, one at a time): woken by what the
+    // engine read, not by its poll.
+    expect(order.indexOf("leased")).toBeLessThan(150);
+    expect(reads.next).toBeLessThanOrEqual(6);
+  });
+
+  it("reads a backlog about once: each page brings mostly work it did not hold", { timeout: 60_000 }, async () => {
+    // What a crash leaves: 3,000 due deliveries, half of them one tenant's, each workspace one
+    // endpoint (16 at once per endpoint, 24 per workspace), the production pool of 100.
+    const db = new Map<string, WorkItem>();
+    const sizes: Record<string, number> = { big: 1500, mid: 900, small: 600 };
+    for (const [ws, n] of Object.entries(sizes)) for (let i = 0; i < n; i++) db.set(`${ws}-${i}`, { id: `${ws}-${i}`, workspaceId: ws, key: `endpoint-${ws}`, dueAt: new Date(Date.now() - 60_000 + i) });
+    let done = 0;
+    const { engine } = start({
+      db,
+      concurrency: 100,
+      limits: { perWorkspace: 24, perKey: 16, timeoutMs: 5_000 },
+      run: async (i) => {
+        db.set(i.id, { ...i, dueAt: new Date(Date.now() + 60_000) }); // claimed: leased, due again only if the run died
+        await sleep(2);
+        db.delete(i.id);
+        done++;
+      },
+    });
+    await until(() => done === 3_000, 60_000);
+    const { reads } = engine.stats();
+    expect(reads.added).toBe(3_000); // each read into memory once
+    // A page is 400 (4 × the pool); the next is read when fewer than 100 are queued: at most a
+    // quarter of a page is read again. (Pages of 48 per workspace, re-read every 500 ms, read each about 3 times.)
+    expect(reads.rows).toBeLessThanOrEqual(Math.ceil(reads.added * (4 / 3)) + 400);
+  });
+});
