@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../../../../db/client";
@@ -10,11 +11,17 @@ import { driftDueSource } from "../drift-source";
 import { runExport } from "./export-event";
 import { syncLink } from "./sync-calendar";
 import { commitAndExport } from "../../../../test/helpers/commit-and-export";
+import { onUtcDay } from "../../../../test/helpers/clock";
 
 const fakeGoogle = withFakeGoogle({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
-const T = (h: number, m = 0) => new Date(Date.UTC(2031, 6, 9, h, m)).toISOString();
+const T = onUtcDay(30);
+// Far from that day: a year on, half a year on, nearly two years on, and one long over.
+const YEAR_ON = onUtcDay(30 + 366);
+const HALF_YEAR_ON = onUtcDay(30 + 180);
+const TWO_YEARS_ON = onUtcDay(30 + 600);
+const LONG_AGO = onUtcDay(-2500);
 type Setup = Awaited<ReturnType<typeof linkedCalendar>>;
 
 const committedAndExported = (setup: Setup, start: string, end: string) => commitAndExport(api, setup, start, end, runExport);
@@ -196,11 +203,11 @@ describe("drift check (Google): orphans outside the window", () => {
     // later; a person moves another copy to next year; another AgentDraft's copy two years on; a
     // tagged event without the mark (a copy written before the mark) and a marked one long over.
     const mark = { agentdraft_export: "1" };
-    fake.updateEvent(setup.gcal, removed.remoteId, { status: "confirmed", start: { dateTime: "2032-07-09T10:00:00.000Z" }, end: { dateTime: "2032-07-09T11:00:00.000Z" } });
-    fake.moveEvent(setup.gcal, movedOut.remoteId, "2032-01-05T09:00:00.000Z", "2032-01-05T10:00:00.000Z");
-    fake.addEvent(setup.gcal, { id: "farorphan1", start: "2033-03-01T09:00:00.000Z", end: "2033-03-01T10:00:00.000Z", privateProperties: { agentdraft_event_id: "evt_otherdeployment000000000", ...mark } });
-    fake.addEvent(setup.gcal, { id: "unmarked1", start: "2033-04-01T09:00:00.000Z", end: "2033-04-01T10:00:00.000Z", privateProperties: { agentdraft_event_id: "evt_unmarked00000000000000" } });
-    fake.addEvent(setup.gcal, { id: "pastorphan1", start: "2020-01-01T09:00:00.000Z", end: "2020-01-01T10:00:00.000Z", privateProperties: { agentdraft_event_id: "evt_longover000000000000000", ...mark } });
+    fake.updateEvent(setup.gcal, removed.remoteId, { status: "confirmed", start: { dateTime: YEAR_ON(10) }, end: { dateTime: YEAR_ON(11) } });
+    fake.moveEvent(setup.gcal, movedOut.remoteId, HALF_YEAR_ON(9), HALF_YEAR_ON(10));
+    fake.addEvent(setup.gcal, { id: "farorphan1", start: TWO_YEARS_ON(9), end: TWO_YEARS_ON(10), privateProperties: { agentdraft_event_id: "evt_otherdeployment000000000", ...mark } });
+    fake.addEvent(setup.gcal, { id: "unmarked1", start: TWO_YEARS_ON(9 + 24 * 31), end: TWO_YEARS_ON(10 + 24 * 31), privateProperties: { agentdraft_event_id: "evt_unmarked00000000000000" } });
+    fake.addEvent(setup.gcal, { id: "pastorphan1", start: LONG_AGO(9), end: LONG_AGO(10), privateProperties: { agentdraft_event_id: "evt_longover000000000000000", ...mark } });
 
     const before = fake.requests.length;
     const result = await checkLinkDrift(setup.link.id, { force: true });
@@ -214,11 +221,11 @@ describe("drift check (Google): orphans outside the window", () => {
     const db = await getDb();
     const orphans = await db.select().from(calendarOrphans).where(eq(calendarOrphans.linkId, setup.link.id));
     expect(Object.fromEntries(orphans.map((o) => [o.providerEventId, [o.action, o.reason, o.providerStart?.toISOString()]]))).toEqual({
-      [removed.remoteId]: ["deleted", "removed_by_agentdraft", "2032-07-09T10:00:00.000Z"],
-      farorphan1: ["reported", "unknown_event", "2033-03-01T09:00:00.000Z"],
+      [removed.remoteId]: ["deleted", "removed_by_agentdraft", YEAR_ON(10)],
+      farorphan1: ["reported", "unknown_event", TWO_YEARS_ON(9)],
     });
     const [rec] = await db.select().from(eventReconciliations).where(eq(eventReconciliations.calendarEventId, movedOut.eventId));
-    expect(rec).toMatchObject({ state: "moved_externally", providerStart: new Date("2032-01-05T09:00:00.000Z") });
+    expect(rec).toMatchObject({ state: "moved_externally", providerStart: new Date(HALF_YEAR_ON(9)) });
     expect(await runExport(removed.exportId)).toMatchObject({ ok: true });
     expect(fake.liveEvents(setup.gcal).some((e) => e.id === removed.remoteId)).toBe(false);
 
