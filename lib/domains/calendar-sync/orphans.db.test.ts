@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { createElement } from "react";
@@ -14,12 +15,15 @@ import { countOpenOrphans, dismissOrphan, listOrphans } from "./orphans";
 import { runExport } from "./google/export-event";
 import { syncLink } from "./google/sync-calendar";
 import { commitAndExport } from "../../../test/helpers/commit-and-export";
+import { onUtcDay } from "../../../test/helpers/clock";
 
 const fakeGoogle = withFakeGoogle({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api, url } = serveApiForTests();
 const { connect, call } = mcpClients(url);
 
-const T = (h: number, m = 0) => new Date(Date.UTC(2031, 6, 9, h, m)).toISOString();
+const T = onUtcDay(30);
+// Half a year after T's day, outside the window of the exports.
+const LATER = onUtcDay(30 + 207);
 type Setup = Awaited<ReturnType<typeof linkedCalendar>>;
 
 const committedAndExported = (setup: Setup, start: string, end: string) => commitAndExport(api, setup, start, end, runExport);
@@ -34,7 +38,7 @@ async function calendarWithOrphans(fake: ReturnType<typeof fakeGoogle>) {
   expect(await runExport(removed.exportId)).toMatchObject({ ok: true });
   fake.updateEvent(setup.gcal, removed.remoteId, { status: "confirmed" });
   fake.addEvent(setup.gcal, { id: "copyof1", start: T(8, 30), end: T(9, 30), privateProperties: { agentdraft_event_id: anchor.eventId, agentdraft_export: "1" } });
-  fake.addEvent(setup.gcal, { id: "stranger1", start: "2032-02-01T10:00:00.000Z", end: "2032-02-01T11:00:00.000Z", privateProperties: { agentdraft_event_id: "evt_doesnotexist000000000000", agentdraft_export: "1" } });
+  fake.addEvent(setup.gcal, { id: "stranger1", start: LATER(10), end: LATER(11), privateProperties: { agentdraft_event_id: "evt_doesnotexist000000000000", agentdraft_export: "1" } });
   expect(await checkLinkDrift(setup.link.id, { force: true })).toMatchObject({ status: "ok", orphans: 3 });
   return { ...setup, anchor, removed };
 }
@@ -57,8 +61,8 @@ describe("orphans: listed for people and agents, dismissed by a member", () => {
       link_id: setup.link.id,
       provider: "google",
       tagged_event_id: "evt_doesnotexist000000000000",
-      start_time: "2032-02-01T10:00:00.000Z",
-      end_time: "2032-02-01T11:00:00.000Z",
+      start_time: LATER(10),
+      end_time: LATER(11),
       action: "reported",
       reason: "unknown_event",
       status: "open",
@@ -169,7 +173,7 @@ describe("orphans: listed for people and agents, dismissed by a member", () => {
     expect(html.match(/data-testid="orphan"/g)).toHaveLength(2);
     expect(html).toContain("tagged with an event AgentDraft never put in this calendar");
     expect(html).toContain("a second copy of an event AgentDraft booked");
-    expect(html).toContain("2032-02-01T10:00:00.000Z – 2032-02-01T11:00:00.000Z");
+    expect(html).toContain(`${LATER(10)} – ${LATER(11)}`);
     for (const o of items) expect(html).toContain(`name="orphan_id" value="${o.id}"`);
     const viewer = render(false);
     expect(viewer).toContain("stranger1");

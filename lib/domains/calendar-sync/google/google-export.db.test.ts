@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../../../../db/client";
@@ -8,11 +9,12 @@ import { newKey } from "../../../../test/helpers/fixtures";
 import { MAX_EXPORT_ATTEMPTS, googleEventIdFor, retryExport, runDueExports } from "./export-event";
 import { syncLink } from "./sync-calendar";
 import { unlinkCalendar } from "./links";
+import { onUtcDay } from "../../../../test/helpers/clock";
 
 const fakeGoogle = withFakeGoogle({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
-const T = (h: number, m = 0) => new Date(Date.UTC(2031, 4, 5, h, m)).toISOString();
+const T = onUtcDay(30);
 
 async function makeDue(exportId: string) {
   const db = await getDb();

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../../../db/client";
@@ -7,11 +8,12 @@ import { linkedCalendar, withFakeGoogle } from "../../../../test/helpers/google"
 import { syncDueLinks, syncLink } from "./sync-calendar";
 import { renewChannels } from "./channels";
 import { unlinkCalendar } from "./links";
+import { onUtcDay } from "../../../../test/helpers/clock";
 
 const fakeGoogle = withFakeGoogle({ GOOGLE_PUSH_BASE_URL: "https://agentdraft.example.test" });
 const { api } = serveApiForTests();
 
-const T = (h: number) => new Date(Date.UTC(2031, 6, 7, h)).toISOString();
+const T = onUtcDay(30);
 
 async function linkRow(id: string) {
   const db = await getDb();

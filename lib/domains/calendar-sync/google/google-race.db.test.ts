@@ -1,4 +1,4 @@
-// @suite pooled
+// @suite pooled moved-clock
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../../../db/client";
@@ -7,10 +7,12 @@ import { newKey } from "../../../../test/helpers/fixtures";
 import { placeHold } from "../../holds/place-hold";
 import { AppError } from "../../../platform/errors";
 import { syncLink } from "./sync-calendar";
+import { onUtcDay } from "../../../../test/helpers/clock";
 
 const fakeGoogle = withFakeGoogle();
 
-const SLOT = (i: number, m = 0) => new Date(Date.UTC(2032, 5, 1, 0, i * 30 + m)).toISOString();
+const DAY = onUtcDay(30);
+const SLOT = (i: number, m = 0) => DAY(0, i * 30 + m);
 
 describe("imported busy time and concurrent holds", () => {
   it("a hold is never granted over busy time a sync had already written: the sync and placements share the calendar lock", { timeout: 120_000 }, async () => {

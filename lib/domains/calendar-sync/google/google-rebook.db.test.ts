@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../../../db/client";
@@ -7,11 +8,12 @@ import { linkedCalendar, withFakeGoogle } from "../../../../test/helpers/google"
 import { newKey } from "../../../../test/helpers/fixtures";
 import { runExport } from "./export-event";
 import { syncLink } from "./sync-calendar";
+import { onUtcDay } from "../../../../test/helpers/clock";
 
 const fakeGoogle = withFakeGoogle({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
-const T = (h: number, m = 0) => new Date(Date.UTC(2031, 6, 8, h, m)).toISOString();
+const T = onUtcDay(30);
 
 describe("re-booking an event a person moved (Google)", () => {
   it("one call binds a new hold to the old event; committing it updates the same Google event, ends the old one and resolves its reconciliation; a racing re-booking gets 409", async () => {

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../../../db/client";
@@ -12,6 +13,7 @@ import { createChannelInput } from "../../notifications/schemas";
 import { deliverNotification } from "../../notifications/deliver-notification";
 import { runExport } from "./export-event";
 import { syncLink } from "./sync-calendar";
+import { onUtcDay } from "../../../../test/helpers/clock";
 
 // A person's change to a committed meeting reaches people too: the notification channels that
 // take event.moved_externally / event.cancelled_externally / event.conflicted get a message.
@@ -33,7 +35,9 @@ afterAll(async () => {
   await slack?.close();
 });
 
-const T = (h: number, m = 0) => new Date(Date.UTC(2031, 6, 10, h, m)).toISOString();
+const T = onUtcDay(30);
+/** As the notification writes a time: "YYYY-MM-DD HH:MM UTC". */
+const shown = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 describe("a person's change to a committed meeting, told to people", () => {
   it("moved, deleted and double-booked each post one Slack message to a channel that takes them; seen again, nothing more; a channel that does not take them gets none", async () => {
@@ -81,8 +85,8 @@ describe("a person's change to a committed meeting, told to people", () => {
     const text = (p: (typeof posted)[number]) => `${p.text} ${JSON.stringify(p.blocks)}`;
     const movedMsg = posted.find((p) => text(p).includes("Meeting moved by a person"))!;
     expect(text(movedMsg)).toContain("Staging review");
-    expect(text(movedMsg)).toContain("2031-07-10 10:00 UTC – 2031-07-10 11:00 UTC");
-    expect(text(movedMsg)).toContain("2031-07-10 16:00 UTC – 2031-07-10 17:00 UTC");
+    expect(text(movedMsg)).toContain(`${shown(T(10))} – ${shown(T(11))}`);
+    expect(text(movedMsg)).toContain(`${shown(T(16))} – ${shown(T(17))}`);
     expect(text(movedMsg)).toContain(`/calendars/${setup.calendar.id}`);
     expect(text(posted.find((p) => text(p).includes("Meeting deleted or declined by a person"))!)).toContain("was deleted in Google Calendar");
     expect(text(posted.find((p) => text(p).includes("Meeting double-booked"))!)).toContain("1 other commitment");

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../../../../db/client";
@@ -9,11 +10,15 @@ import { completeGoogleConnect, disconnectGoogle, startGoogleConnect } from "./c
 import { syncDueLinks, syncLink } from "./sync-calendar";
 import { linkCalendar, listGoogleCalendars } from "./links";
 import { QUOTA_ATTEMPTS } from "./quota";
+import { onUtcDay, utcDate } from "../../../../test/helpers/clock";
 
 const fakeGoogle = withFakeGoogle({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
-const T = (h: number, m = 0) => new Date(Date.UTC(2031, 2, 3, h, m)).toISOString();
+const T = onUtcDay(30);
+// The day after T's, all day.
+const NEXT_DAY = utcDate(31);
+const DAY_AFTER = utcDate(32);
 
 async function busyOf(calendarId: string) {
   const db = await getDb();
@@ -105,7 +110,7 @@ describe("importing busy time", () => {
       const a = fake.addEvent(gcal, { id: "evta1", start: T(9), end: T(10) });
       fake.addEvent(gcal, { id: "evtb1", start: T(11), end: T(12) });
       fake.addEvent(gcal, { id: "evtfree", start: T(13), end: T(14), transparency: "transparent" });
-      fake.addEvent(gcal, { id: "evtallday", start: "2031-03-04", end: "2031-03-05", allDay: true });
+      fake.addEvent(gcal, { id: "evtallday", start: NEXT_DAY, end: DAY_AFTER, allDay: true });
       fake.addEvent(gcal, { id: "evtc1", start: T(15), end: T(16) });
 
       const first = await syncLink(link.id);
@@ -115,7 +120,7 @@ describe("importing busy time", () => {
       expect(listCalls.slice(1).every((r) => r.query.includes("pageToken="))).toBe(true);
       expect(await busyOf(calendar.id)).toEqual([
         `evta1 ${T(9)}..${T(10)}`,
-        `evtallday 2031-03-04T00:00:00.000Z..2031-03-05T00:00:00.000Z`,
+        `evtallday ${T(24)}..${T(48)}`,
         `evtb1 ${T(11)}..${T(12)}`,
         `evtc1 ${T(15)}..${T(16)}`,
       ]);
@@ -132,7 +137,7 @@ describe("importing busy time", () => {
       expect(incremental[0]!.query).toContain("syncToken=");
       expect(await busyOf(calendar.id)).toEqual([
         `evta1 ${T(8)}..${T(9)}`,
-        `evtallday 2031-03-04T00:00:00.000Z..2031-03-05T00:00:00.000Z`,
+        `evtallday ${T(24)}..${T(48)}`,
         `evtc1 ${T(15)}..${T(16)}`,
         `evtd1 ${T(17)}..${T(18)}`,
       ]);
