@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { serveApiForTests } from "../../test/helpers/api-client";
@@ -7,6 +8,10 @@ import { buildOpenApiDocument } from "./openapi-document";
 import { exampleOf, operationsOf, type JsonSchema } from "./docs/openapi-view";
 import { sealAuditChain } from "../platform/audit/seal-chain";
 import { getDb } from "../../db/client";
+import { onUtcDay } from "../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 // SPEC §10, generated from the OpenAPI document so that a new operation is fuzzed the day it
 // is added: every operation gets broken JSON, wrong types, NUL and lone surrogates, huge and
@@ -68,7 +73,7 @@ const JUNK_IDS = ["%00", "x%00y", "%ED%A0%80", "x", "'%20or%201=1--", "a".repeat
 /** Ids in bodies and queries (issue #37: `"0000-00-00"` as an agent_id once reached a 500): all must be 4xx. */
 const JUNK_BODY_IDS = ["0000-00-00", "NaN", "x", "", "-1", "null", "1e309", "agent_", "nope_00000000000000000000000000", "CAL_00000000000000000000000000", "agent_0000000000000000000000000l", "a".repeat(3000)];
 const isIdField = (name: string) => /_ids?$/.test(name) && !["correlation_id", "trace_id", "resource_id"].includes(name);
-const JUNK_QUERY = ["%00", "a%00b", "-1", "abc", "1e309", "x".repeat(3000), "%ED%A0%80", "%5B%5D", "%7B%7D", "2030-13-45T99:99:99Z"];
+const JUNK_QUERY = ["%00", "a%00b", "-1", "abc", "1e309", "x".repeat(3000), "%ED%A0%80", "%5B%5D", "%7B%7D", "2026-13-45T99:99:99Z"];
 const BROKEN_JSON = ['{"a":', '{"a":}', "[", '"', "nul", '{"a":1}}', "\u0000", '{"a":"\\ud800"', "{'single':1}"];
 
 /** Every case for one operation, with its path built from real ids of the fixture. */
@@ -80,7 +85,7 @@ function casesFor(op: (typeof operations)[number], ids: Record<string, string>, 
       `${collection}/${junk?.name === name ? junk.value : (ids[collection] ?? "unknown_00000000000000000000000000")}`,
     );
   const requiredQuery = op.parameters.filter((p) => p.in === "query" && p.required);
-  const baseQuery = requiredQuery.map((p) => `${p.name}=${encodeURIComponent(p.name === "from" ? "2030-01-01T08:00:00Z" : p.name === "to" ? "2030-01-02T08:00:00Z" : "x")}`);
+  const baseQuery = requiredQuery.map((p) => `${p.name}=${encodeURIComponent(p.name === "from" ? T(8) : p.name === "to" ? T(24 + 8) : "x")}`);
   const withQuery = (path: string, extra: string[] = []) => {
     const q = [...baseQuery, ...extra];
     return q.length ? `${path}?${q.join("&")}` : path;
@@ -171,7 +176,7 @@ describe("OpenAPI-driven fuzzing (SPEC §10)", () => {
     // A fixture with one of everything, so junk is also tried against real ids.
     const agent = await call("/api/v1/agents", { name: "fuzz-agent" });
     const calendar = await call("/api/v1/calendars", { name: "Fuzz room" });
-    const hold = await call(`/api/v1/calendars/${calendar.id}/holds`, { start_time: "2030-01-01T15:00:00Z", end_time: "2030-01-01T16:00:00Z", hold_ttl_seconds: 3600 });
+    const hold = await call(`/api/v1/calendars/${calendar.id}/holds`, { start_time: T(15), end_time: T(16), hold_ttl_seconds: 3600 });
     const inbox = await call("/api/v1/inboxes", { agent_id: agent.id, username: `fuzz-${Date.now()}` });
     const message = await call(`/api/v1/inboxes/${inbox.id}/messages`, { to: ["someone@example.com"], subject: "Fuzz", text: "Hello" });
     const approval = await call("/api/v1/approvals", { summary: "Fuzz", evidence: { a: 1 } });

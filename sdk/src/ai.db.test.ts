@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { generateText, stepCountIs, type ModelMessage } from "ai";
@@ -10,6 +11,7 @@ import { setTestEnv } from "../../test/helpers/env";
 import { getDb } from "../../db/client";
 import { approvals, holds } from "../../db/schema";
 import { agentDraftTools, MCP_ONLY, TOOL_DEFINITIONS } from "./ai";
+import { onUtcDay } from "../../test/helpers/clock";
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api, url } = serveApiForTests();
@@ -56,7 +58,7 @@ async function setup() {
   return { workspace, agent, other, key, cal, inbox };
 }
 
-const hour = (h: number) => new Date(Date.UTC(2031, 0, 6, h)).toISOString();
+const hour = onUtcDay(30);
 const toolResultsOf = (messages: ModelMessage[]) =>
   Object.fromEntries(messages.flatMap((m) => (m.role === "tool" ? m.content.flatMap((p) => (p.type === "tool-result" ? [[p.toolCallId, p.output]] : [])) : [])));
 

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { serveApiForTests } from "../../test/helpers/api-client";
@@ -7,6 +8,7 @@ import { getDb } from "../../db/client";
 import { holds } from "../../db/schema";
 import { decideApproval } from "../../lib/domains/approvals/decide-approval";
 import { AgentDraftError, ApprovalNotGrantedError, apiBaseUrl, createAgentDraftClient, unwrap, waitForApproval, withApproval } from "./index";
+import { onUtcDay } from "../../test/helpers/clock";
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { url } = serveApiForTests();
@@ -21,7 +23,7 @@ async function setup() {
   return { workspace, agent, key, calendar };
 }
 
-const at = (h: number) => new Date(Date.UTC(2031, 0, 6, h)).toISOString();
+const at = onUtcDay(30);
 
 describe("@agentdraft/client against the running API", () => {
   it("an agent's first hold: place, commit, with typed data and the key's identity", async () => {

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { mcpClients } from "../../../test/helpers/mcp-client";
@@ -7,6 +8,10 @@ import { composeMime } from "../../../test/helpers/mime";
 import { createCalendar } from "../../domains/calendars/calendars";
 import { operatorActor } from "../../platform/actor";
 import { decideApproval } from "../../domains/approvals/decide-approval";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 const SECRET = "inbound-secret-for-mcp-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
@@ -87,8 +92,8 @@ describe("MCP coordination tools", () => {
     const cal = await createCalendar(operatorActor(workspace.id), { name: "staging" });
     const approver = await newMember(workspace.id, "approver");
     const client = await connect(keyA);
-    const start = new Date(Date.UTC(2035, 0, 2, 9)).toISOString();
-    const end = new Date(Date.UTC(2035, 0, 2, 10)).toISOString();
+    const start = T(9);
+    const end = T(10);
     const hold = await call(client, "place_hold", { calendar_ids: [cal.id], start_time: start, end_time: end, priority: 50, hold_ttl_seconds: 60 });
     const asked = await call(client, "request_approval", { summary: "Migrate staging", evidence: { plan: "0042" }, hold_ids: [hold.structuredContent.id] });
     expect(asked.structuredContent).toMatchObject({ status: "pending", hold_ids: [hold.structuredContent.id], holds: [{ status: "held" }] });

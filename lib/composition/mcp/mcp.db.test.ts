@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
@@ -11,6 +12,7 @@ import { holds } from "../../../db/schema";
 import { decideApproval } from "../../domains/approvals/decide-approval";
 import { EXTERNAL_CONTENT_NOTICE } from "../../domains/mail/serialize";
 import { MCP_TOOLS } from "./tools";
+import { onUtcDay } from "../../../test/helpers/clock";
 
 const SECRET = "inbound-secret-for-mcp-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
@@ -28,7 +30,7 @@ async function setup(scopes?: ("mail" | "calendar" | "approvals" | "audit" | "we
   return { workspace, agent, key, admin };
 }
 
-const hour = (h: number) => new Date(Date.UTC(2031, 0, 6, h)).toISOString();
+const hour = onUtcDay(30);
 
 describe("MCP server at /api/mcp", () => {
   it("lists every tool with its annotations, and idempotency_key on exactly the writes", async () => {

@@ -5,6 +5,10 @@ import { newAgent, newKey, newWorkspace } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
 import { composeMime } from "../../../test/helpers/mime";
 import { EXTERNAL_CONTENT_NOTICE } from "../../domains/mail/serialize";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 const SECRET = "inbound-secret-for-mcp-resources-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
@@ -80,7 +84,7 @@ describe("MCP resources, prompts and completions", () => {
     const said = (prompt.messages[0]!.content as { text: string }).text;
     expect(said).toContain(inbox.id);
     expect(said).toMatch(/never follow instructions/);
-    const book = await client.getPrompt({ name: "book_time", arguments: { calendar_ids: "cal_1", start_time: "2031-01-06T09:00:00Z", end_time: "2031-01-06T10:00:00Z" } });
+    const book = await client.getPrompt({ name: "book_time", arguments: { calendar_ids: "cal_1", start_time: T(9), end_time: T(10) } });
     expect((book.messages[0]!.content as { text: string }).text).toMatch(/place_hold.*idempotency_key/s);
     await expect(client.setLoggingLevel("info")).resolves.toEqual({});
   });

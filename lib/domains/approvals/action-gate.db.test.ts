@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -11,6 +12,11 @@ import { operatorActor } from "../../platform/actor";
 import { decideApproval } from "./decide-approval";
 import { clearTaint } from "../taint/clear-taint";
 import { createPolicy } from "./policies";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead and of the day after: the future, whatever the day the test runs.
+const T = onUtcDay(30);
+const NEXT_DAY = onUtcDay(31);
 
 const SECRET = "inbound-secret-for-gate-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
@@ -105,7 +111,7 @@ describe("taint gate for leases (lease.acquire)", () => {
     const { key: admin } = await newKey(workspace.id);
     const calendar = (await api("/api/v1/calendars", { key: admin, body: { name: "CFO" } })).json;
     await createPolicy(operatorActor(workspace.id), { name: "Holds from mail", action_class: "hold.place", untrusted_trace: true });
-    const hold = { start_time: "2031-02-03T09:00:00Z", end_time: "2031-02-03T10:00:00Z", priority: 60 };
+    const hold = { start_time: T(9), end_time: T(10), priority: 60 };
     const place = (headers: Record<string, string>) => api(`/api/v1/calendars/${calendar.id}/holds`, { key, body: hold, headers: { "x-trace-id": trace, ...headers } });
     const id = (await place({})).json.approval.id as string;
     await decideApproval(approver.actor, id, "approve");
@@ -124,7 +130,7 @@ describe("taint gate for leases (lease.acquire)", () => {
     const second = await newMember(workspace.id, "approver");
     const calendar = (await api("/api/v1/calendars", { key: admin, body: { name: "CFO" } })).json;
     await createPolicy(operatorActor(workspace.id), { name: "Holds from mail", action_class: "hold.place", untrusted_trace: true, required_approvals: 2, expires_in_seconds: 3600 });
-    const hold = { start_time: "2031-02-04T09:00:00Z", end_time: "2031-02-04T10:00:00Z", priority: 60 };
+    const hold = { start_time: NEXT_DAY(9), end_time: NEXT_DAY(10), priority: 60 };
     const place = (headers: Record<string, string>) => api(`/api/v1/calendars/${calendar.id}/holds`, { key, body: hold, headers: { "x-trace-id": trace, ...headers } });
     const refused = await place({});
     expect(refused.json.code).toBe("approval_required");

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../../../db/client";
@@ -10,12 +11,13 @@ import { operatorActor } from "../../platform/actor";
 import { expireHolds } from "../holds/expire-holds";
 import { decideApproval } from "./decide-approval";
 import { extendBoundHolds } from "./extend-bound-holds";
+import { onUtcDay } from "../../../test/helpers/clock";
 
 // The hold TTL cap is 2 s here: an approval asked to live for a day must not keep a hold that long.
 setTestEnv({ HOLD_TTL_MIN_SECONDS: "1", HOLD_TTL_MAX_SECONDS: "2", HOLD_TTL_DEFAULT_SECONDS: "2" });
 const { api } = serveApiForTests();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const T = (h: number) => new Date(Date.UTC(2035, 2, 7, h)).toISOString();
+const T = onUtcDay(30);
 
 async function setup() {
   const { workspace } = await newWorkspace();

@@ -1,4 +1,4 @@
-// @suite pooled
+// @suite pooled moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../../../db/client";
@@ -12,11 +12,12 @@ import { operatorActor } from "../../platform/actor";
 import { expireHolds } from "../holds/expire-holds";
 import { decideApproval } from "./decide-approval";
 import { expireApprovals } from "./approvals";
+import { onUtcDay } from "../../../test/helpers/clock";
 
 setTestEnv({ HOLD_TTL_MIN_SECONDS: "1", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const T = (h: number) => new Date(Date.UTC(2034, 6, 7, h)).toISOString();
+const T = onUtcDay(30);
 
 /** The seeds' staging scenario: a deploy agent, a second agent, the staging calendar, an approver. */
 async function setup() {

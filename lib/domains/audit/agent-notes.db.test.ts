@@ -1,8 +1,13 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newAgent, newKey, newWorkspace } from "../../../test/helpers/fixtures";
 import { verifyChain } from "../../platform/audit/verify-chain";
 import { agentNoteEntrySchema } from "./note-schemas";
+import { nextUtcWeekday, onUtcDay } from "../../../test/helpers/clock";
+
+// A Tuesday ahead, as the note says, whatever the day the test runs.
+const TUESDAY = onUtcDay(0, nextUtcWeekday(2, 7).getTime());
 
 const { api } = serveApiForTests();
 
@@ -19,7 +24,7 @@ const note = {
   summary: "Booked Tuesday 15:00 because Sam's email asked for Tuesday afternoon",
   trigger: { type: "email.received", message_id: "msg_01" },
   context: { requested_day: "Tuesday", window: "afternoon" },
-  outside_call: { service: "google-calendar", request: { start: "2031-01-07T15:00:00Z" }, confirmation: { event_id: "g-123", status: "confirmed" } },
+  outside_call: { service: "google-calendar", request: { start: TUESDAY(15) }, confirmation: { event_id: "g-123", status: "confirmed" } },
   model: { name: "gpt-x", prompt_version: "scheduler-v7", input_tokens: 1234, output_tokens: 88 },
 };
 

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { newAgent, newKey, newMember, newWorkspace } from "../../../test/helpers/fixtures";
 import { getDb } from "../../../db/client";
@@ -6,6 +7,10 @@ import { placeHold } from "../holds/place-hold";
 import { commitHold } from "../holds/commit-hold";
 import { createCalendar } from "./calendars";
 import { countEventsNeedingAttention, eventsNeedingAttention } from "./attention";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 describe("events needing attention, as the calendar page and the overview read them", () => {
   it("lists a calendar's moved, cancelled and conflicted events soonest first and counts them per calendar, leaving out in-sync ones and other workspaces", async () => {
@@ -17,7 +22,7 @@ describe("events needing attention, as the calendar page and the overview read t
     const room = await createCalendar(admin, { name: "Room" });
     const desk = await createCalendar(admin, { name: "Desk" });
     const book = async (calendarId: string, hour: number) => {
-      const { hold } = await placeHold(actor, { calendar_ids: [calendarId], start_time: `2031-01-06T${hour}:00:00Z`, end_time: `2031-01-06T${hour + 1}:00:00Z`, hold_ttl_seconds: 60, priority: 10, metadata: {} });
+      const { hold } = await placeHold(actor, { calendar_ids: [calendarId], start_time: T(hour), end_time: T(hour + 1), hold_ttl_seconds: 60, priority: 10, metadata: {} });
       return (await commitHold(actor, hold.id)).events[0]!;
     };
     const [late, early, fine, other] = [await book(room.id, 15), await book(room.id, 10), await book(room.id, 12), await book(desk.id, 11)];
@@ -31,8 +36,8 @@ describe("events needing attention, as the calendar page and the overview read t
       providerEventId: `remote-${eventId}`,
       state,
       providerStatus: state === "cancelled_externally" ? ("cancelled" as const) : ("confirmed" as const),
-      providerStart: new Date("2031-01-06T16:00:00Z"),
-      providerEnd: new Date("2031-01-06T17:00:00Z"),
+      providerStart: new Date(T(16)),
+      providerEnd: new Date(T(17)),
       changed: ["start", "end"],
       conflicts: [],
       detectedAt: now,
@@ -46,7 +51,7 @@ describe("events needing attention, as the calendar page and the overview read t
       [early.id, "cancelled_externally"],
       [late.id, "moved_externally"],
     ]);
-    expect(listed[1]!.reconciliation.providerStart).toEqual(new Date("2031-01-06T16:00:00Z"));
+    expect(listed[1]!.reconciliation.providerStart).toEqual(new Date(T(16)));
     expect(await countEventsNeedingAttention(workspace.id)).toEqual({
       total: 3,
       calendars: [

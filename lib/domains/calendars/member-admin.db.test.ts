@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { newAgent, newKey, newMember, newWorkspace } from "../../../test/helpers/fixtures";
@@ -9,8 +10,9 @@ import { changeHold } from "../holds/change-hold";
 import { createCalendar } from "./calendars";
 import { cancelEvent } from "./events";
 import { updateCalendar } from "./update-calendar";
+import { onUtcDay } from "../../../test/helpers/clock";
 
-const at = (h: number) => new Date(Date.UTC(2031, 0, 6, h)).toISOString();
+const at = onUtcDay(30);
 
 async function setup() {
   const { workspace } = await newWorkspace();

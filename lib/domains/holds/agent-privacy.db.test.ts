@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -7,11 +8,12 @@ import { newAgent, newKey, newWorkspace } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
 import { createCalendar } from "../calendars/calendars";
 import { operatorActor } from "../../platform/actor";
+import { onUtcDay } from "../../../test/helpers/clock";
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api, url } = serveApiForTests();
 
-const T = (h: number) => new Date(Date.UTC(2032, 2, 3, h)).toISOString();
+const T = onUtcDay(30);
 const SECRET_METADATA = { customer: "ACME merger call", phone: "+1 555 0100" };
 
 /** Two agents on one calendar: A holds one slot and has committed another; B is a neighbour. */

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "../../../db/client";
@@ -12,6 +13,10 @@ import { serializeHold } from "./serialize";
 import { commitHold } from "./commit-hold";
 import { cancelEvent } from "../calendars/events";
 import { serializeCalendarEvent } from "../calendars/serialize";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 // The conflict engine's functions write webhook payloads in SQL (agentdraft_hold_json); the API
 // serializes holds in TypeScript (serializeHold). One shape: the two must agree for every state.
@@ -24,7 +29,7 @@ describe("a hold's JSON, from the database and from the API", () => {
     const { row } = await newKey(workspace.id);
     const key = { type: "key" as const, workspaceId: workspace.id, keyId: row.id, agentId: null };
     const calendar = await createCalendar(actor, { name: "Room" });
-    const at = (h: number) => `2032-02-0${h}T09:00:00.000Z`;
+    const at = (d: number) => T(24 * (d - 1) + 9);
     const low = await placeHold(key, { calendar_ids: [calendar.id], start_time: at(1), end_time: at(2), priority: 10, hold_ttl_seconds: 600, metadata: { note: "ünïcode ✓", n: [1, { deep: true }] } });
     await placeHold(key, { calendar_ids: [calendar.id], start_time: at(1), end_time: at(2), priority: 90, hold_ttl_seconds: 600, metadata: {} });
     const released = await placeHold(key, { calendar_ids: [calendar.id], start_time: at(3), end_time: at(4), priority: 5, hold_ttl_seconds: 600, metadata: {} });
@@ -48,7 +53,7 @@ describe("an event's JSON, from the database and from the API", () => {
     const { row } = await newKey(workspace.id);
     const key = { type: "key" as const, workspaceId: workspace.id, keyId: row.id, agentId: null };
     const calendar = await createCalendar(actor, { name: "Desk" });
-    const { hold } = await placeHold(key, { calendar_ids: [calendar.id], start_time: "2032-03-01T09:00:00Z", end_time: "2032-03-01T10:00:00Z", priority: 1, hold_ttl_seconds: 600, metadata: { k: "v" } });
+    const { hold } = await placeHold(key, { calendar_ids: [calendar.id], start_time: T(9), end_time: T(10), priority: 1, hold_ttl_seconds: 600, metadata: { k: "v" } });
     const { events } = await commitHold(key, hold.id);
     const db = await getDb();
     const check = async (id: string) => {

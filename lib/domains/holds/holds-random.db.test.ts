@@ -1,4 +1,4 @@
-// @suite pooled
+// @suite pooled moved-clock
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { mulberry32 } from "../../../test/helpers/seeded-random";
@@ -11,11 +11,13 @@ import { calendarEvents, holds } from "../../../db/schema";
 import { createCalendar } from "../calendars/calendars";
 import { operatorActor } from "../../platform/actor";
 import { expireHolds } from "./expire-holds";
+import { onUtcDay } from "../../../test/helpers/clock";
 
 setTestEnv({ HOLD_TTL_MIN_SECONDS: "1", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", API_WORKSPACE_RATE_LIMIT_BURST: "100000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
-const SLOT = (i: number) => new Date(Date.UTC(2032, 2, 1, 8 + i)).toISOString();
+const DAY = onUtcDay(30);
+const SLOT = (i: number) => DAY(8 + i);
 
 describe("randomized concurrent run", () => {
   it("never shows two live holds or events overlapping, during or after", { timeout: 120_000 }, async () => {

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../../../db/client";
@@ -8,10 +9,11 @@ import { setTestEnv } from "../../../test/helpers/env";
 import { createCalendar } from "../calendars/calendars";
 import { operatorActor } from "../../platform/actor";
 import { runCli } from "../../../cli/main";
+import { onUtcDay } from "../../../test/helpers/clock";
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
-const T = (h: number) => new Date(Date.UTC(2033, 4, 5, h)).toISOString();
+const T = onUtcDay(30);
 
 async function setup() {
   const { workspace } = await newWorkspace();

@@ -1,10 +1,13 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { sql, type SQL } from "drizzle-orm";
 import { newWorkspace } from "../../../test/helpers/fixtures";
 import { transaction } from "../../../db/transaction";
 import { newId } from "../../platform/ids";
+import { utcDate } from "../../../test/helpers/clock";
 
-const DAY = "2032-03-01";
+// A day a month ahead (YYYY-MM-DD): the future, whatever the day the test runs.
+const DAY = utcDate(30);
 
 /**
  * Runs `statement` in a transaction of its own and counts the rows it read from each table

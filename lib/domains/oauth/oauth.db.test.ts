@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,6 +13,10 @@ import { getDb } from "../../../db/client";
 import { apiKeys, auditEntries, members, sessions, users, type MemberRole } from "../../../db/schema";
 import { newId } from "../../platform/ids";
 import { sealWorkspace } from "../../../test/helpers/audit";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api, url } = serveApiForTests();
@@ -132,7 +137,7 @@ describe("remote MCP with OAuth 2.1", () => {
     const me = await client.callTool({ name: "list_inboxes", arguments: {} });
     expect(me.isError, JSON.stringify(me)).toBe(true); // mail was not granted
     expect(JSON.stringify(me.content)).toMatch(/mail/);
-    const cals = await client.callTool({ name: "check_availability", arguments: { calendar_ids: ["cal_00000000000000000000000000"], start_time: "2031-01-06T09:00:00Z", end_time: "2031-01-06T10:00:00Z" } });
+    const cals = await client.callTool({ name: "check_availability", arguments: { calendar_ids: ["cal_00000000000000000000000000"], start_time: T(9), end_time: T(10) } });
     expect(JSON.stringify(cals.content)).not.toMatch(/scope/);
 
     // The grant is an agent-bound key with the chosen scopes, connected by the person (audited).

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { newAgent, newKey, newMember, newWorkspace } from "../../../test/helpers/fixtures";
@@ -11,6 +12,10 @@ import { emitEvent } from "../../platform/events/emit-event";
 import { placeHold } from "../holds/place-hold";
 import { createEndpoint } from "../webhooks/create-endpoint";
 import { ACTIVITY_DAYS, dailyActivity } from "./daily-activity";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 describe("the overview's daily activity", () => {
   it("counts holds, preemptions, approvals with time to decision, deliveries, per day for 30 days, in the viewer's zone", async () => {
@@ -25,7 +30,7 @@ describe("the overview's daily activity", () => {
     const { row: key } = await newKey(workspace.id, { agent_id: agent.id });
     const keyActor = { type: "key" as const, workspaceId: workspace.id, keyId: key.id, agentId: agent.id };
     const calendar = await createCalendar(admin, { name: "Room" });
-    const slot = { calendar_ids: [calendar.id], start_time: "2031-01-06T09:00:00Z", end_time: "2031-01-06T10:00:00Z", hold_ttl_seconds: 60, metadata: {} };
+    const slot = { calendar_ids: [calendar.id], start_time: T(9), end_time: T(10), hold_ttl_seconds: 60, metadata: {} };
     await placeHold(keyActor, { ...slot, priority: 10 });
     await placeHold(keyActor, { ...slot, priority: 50 }); // preempts the first
     await createEndpoint(admin, { url: "https://hooks.example.com/x" });

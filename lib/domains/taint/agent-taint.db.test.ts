@@ -1,4 +1,4 @@
-// @suite pooled
+// @suite pooled moved-clock
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
@@ -17,6 +17,10 @@ import { createEndpoint } from "../webhooks/create-endpoint";
 import { deliverDueWebhooks } from "../webhooks/deliver";
 import { clearTaint } from "./clear-taint";
 import { setTaintSettings } from "../workspaces/taint-settings";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 const SECRET = "inbound-secret-for-taint-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1/32" });
@@ -169,7 +173,7 @@ describe("taint follows the agent, not a header (SPEC §13)", () => {
     expect((await api(`/api/v1/inboxes/${inbox.id}/messages`, { key })).status).toBe(200); // a listing hands out bodies too
     expect((await check()).json).toMatchObject({ required: true, policy: { name: "Refunds after untrusted mail" } });
 
-    const hold = { start_time: "2031-01-06T09:00:00Z", end_time: "2031-01-06T17:00:00Z", priority: 90 };
+    const hold = { start_time: T(9), end_time: T(17), priority: 90 };
     const place = (headers: Record<string, string> = {}) => api(`/api/v1/calendars/${calendar.id}/holds`, { key, body: hold, headers });
     const refused = await place();
     expect(refused.status).toBe(403);

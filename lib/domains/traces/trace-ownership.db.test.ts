@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
@@ -11,6 +12,10 @@ import { createCalendar } from "../calendars/calendars";
 import { operatorActor } from "../../platform/actor";
 import { traceSchema } from "./schemas";
 import { getLeaseOp } from "../leases/operations";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 setTestEnv({ AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api, url } = serveApiForTests();
@@ -158,7 +163,7 @@ describe("traces belong to their workspace and their agents", () => {
     expect((await api("/api/v1/handoffs", { key: full, headers, body: { to_agent_id: b.id, type: "t", body: {} } })).status).toBe(201);
     expect((await api(`/api/v1/inboxes/${a.inbox.id}/messages`, { key: a.key, headers, body: { to: ["someone@example.com"], subject: "Hi", text: "Hello" } })).status).toBe(201);
     const cal = await createCalendar(operatorActor(ws), { name: "room" });
-    const hold = { start_time: "2031-03-03T10:00:00Z", end_time: "2031-03-03T11:00:00Z", hold_ttl_seconds: 300 };
+    const hold = { start_time: T(10), end_time: T(11), hold_ttl_seconds: 300 };
     expect((await api(`/api/v1/calendars/${cal.id}/holds`, { key: full, headers, body: hold })).status).toBe(201);
     const lease = await api("/api/v1/leases", { key: full, headers, body: { resource: unique("deploy"), ttl_seconds: 60 } });
     expect(lease.status).toBe(201);

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
@@ -7,6 +8,10 @@ import { getDb } from "../../../db/client";
 import { createCalendar } from "../calendars/calendars";
 import { operatorActor } from "../../platform/actor";
 import { traceSchema } from "./schemas";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 setTestEnv({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
@@ -44,7 +49,7 @@ describe("a trace's execution graph", () => {
     const hold = await api(`/api/v1/calendars/${cal.id}/holds`, {
       key: writerKey,
       headers: { "x-trace-id": wc.trace_id },
-      body: { start_time: "2031-03-03T10:00:00Z", end_time: "2031-03-03T11:00:00Z", hold_ttl_seconds: 300 },
+      body: { start_time: T(10), end_time: T(11), hold_ttl_seconds: 300 },
     });
     expect(hold.status).toBe(201);
     const note = await api("/api/v1/audit/entries", {

@@ -1,4 +1,4 @@
-// @suite pooled
+// @suite pooled moved-clock
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../../db/client";
@@ -11,12 +11,13 @@ import { operatorActor } from "../actor";
 import { newId } from "../ids";
 import { revokeKey } from "../../domains/api-keys/revoke-key";
 import { countStatements } from "../../../test/helpers/statement-counter";
+import { onUtcDay } from "../../../test/helpers/clock";
 
 // A small burst and a refill so slow (one token per 100 s) that no test sees one.
 setTestEnv({ API_RATE_LIMIT_BURST: "4", API_RATE_LIMIT_PER_SECOND: "0.01", API_WORKSPACE_RATE_LIMIT_BURST: "1000", API_WORKSPACE_RATE_LIMIT_PER_SECOND: "1000" });
 const { api } = serveApiForTests();
 
-const T = (h: number) => new Date(Date.UTC(2032, 2, 1, h)).toISOString();
+const T = onUtcDay(30);
 const slot = (h: number) => ({ start_time: T(h), end_time: T(h + 1), priority: 50, hold_ttl_seconds: 60 });
 
 async function setup() {

@@ -1,9 +1,14 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newKey, newWorkspace } from "../../../test/helpers/fixtures";
 import { buildOpenApiDocument } from "../../composition/openapi-document";
 import { exampleOf, operationsOf, type JsonSchema } from "../../composition/docs/openapi-view";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 // Issue #37, "fields silently ignored" and "malformed ids": a field an operation does not take
 // is refused with a 400 that names it (in the body, nested objects included, and in the query),
@@ -118,7 +123,7 @@ describe("fields an operation does not take (issue #37)", () => {
     };
     for (const op of operations) {
       const path = pathOf(op.path);
-      const requiredQuery = op.parameters.filter((p) => p.in === "query" && p.required).map((p) => `${p.name}=${encodeURIComponent(p.name === "from" ? "2030-01-01T08:00:00Z" : p.name === "to" ? "2030-01-02T08:00:00Z" : "x")}`);
+      const requiredQuery = op.parameters.filter((p) => p.in === "query" && p.required).map((p) => `${p.name}=${encodeURIComponent(p.name === "from" ? T(8) : p.name === "to" ? T(24 + 8) : "x")}`);
       const example = op.body ? (realValue(op.body.example) as Json) : undefined;
       // Unknown query parameter.
       await expectNamed(`${op.id} ?zz_unknown`, `${path}?${[...requiredQuery, "zz_unknown=1"].join("&")}`, op.method, op.method === "GET" ? undefined : (example ?? {}), "zz_unknown");
@@ -160,7 +165,7 @@ describe("ids in bodies and queries are checked for shape before any query (issu
     let checked = 0;
     for (const op of operations) {
       const path = pathOf(op.path);
-      const requiredQuery = op.parameters.filter((p) => p.in === "query" && p.required).map((p) => `${p.name}=${encodeURIComponent(p.name === "from" ? "2030-01-01T08:00:00Z" : p.name === "to" ? "2030-01-02T08:00:00Z" : "x")}`);
+      const requiredQuery = op.parameters.filter((p) => p.in === "query" && p.required).map((p) => `${p.name}=${encodeURIComponent(p.name === "from" ? T(8) : p.name === "to" ? T(24 + 8) : "x")}`);
       const example = op.body ? (realValue(op.body.example) as Json) : undefined;
       for (const p of op.parameters.filter((x) => x.in === "query" && isIdField(x.name))) {
         checked++;

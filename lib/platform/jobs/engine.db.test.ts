@@ -1,4 +1,4 @@
-// @suite pooled
+// @suite pooled moved-clock
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, getDriver } from "../../../db/client";
@@ -18,6 +18,10 @@ import { createEngine, type Engine } from "./engine";
 import { acquireRunnerLock } from "./runner-lock";
 import { setLocalEngine } from "./schedule";
 import type { WorkKind } from "./work";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 // The embedded engine with the real registry, a real database and real HTTP receivers on
 // loopback. The engine only sees this file's workspaces (the Postgres run shares a database
@@ -168,7 +172,7 @@ describe("the embedded engine, end to end", () => {
     const calendar = await createCalendar(w.actor, { name: "Room" });
     startEngine();
     const place = (minute: number) =>
-      placeHold(actor, { calendar_ids: [calendar.id], start_time: new Date(Date.UTC(2031, 0, 1, 9, minute)).toISOString(), end_time: new Date(Date.UTC(2031, 0, 1, 9, minute + 10)).toISOString(), priority: 50, hold_ttl_seconds: 1, metadata: {} });
+      placeHold(actor, { calendar_ids: [calendar.id], start_time: T(9, minute), end_time: T(9, minute + 10), priority: 50, hold_ttl_seconds: 1, metadata: {} });
     const short = (await place(0)).hold;
     const extended = (await place(20)).hold;
     await extendHold(actor, extended.id, 3);

@@ -1,7 +1,11 @@
-// @suite pooled
+// @suite pooled moved-clock
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { onUtcDay } from "../../../test/helpers/clock";
+
+// Times of a day a month ahead: the future, whatever the day the test runs.
+const T = onUtcDay(30);
 
 // With Inngest in charge, a committed change announces its work to Inngest's event API: here a
 // local server speaking that API (POST /e/<event key>), with the real Inngest client pointed at it.
@@ -97,7 +101,7 @@ describe("announcing work to Inngest after commit", () => {
     await announcementsSent();
     sent.length = 0;
     batches.length = 0;
-    const { hold } = await placeHold(keyActor, { calendar_ids: [calendar.id], start_time: "2031-03-01T09:00:00Z", end_time: "2031-03-01T10:00:00Z", priority: 10, hold_ttl_seconds: 600, metadata: {} });
+    const { hold } = await placeHold(keyActor, { calendar_ids: [calendar.id], start_time: T(9), end_time: T(10), priority: 10, hold_ttl_seconds: 600, metadata: {} });
     await announcementsSent();
     // Inngest starts the run at its due time (`ts`): no run sleeps waiting for it.
     expect(sent.find((e) => e.name === "agentdraft/hold.expire")).toMatchObject({

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../../db/client";
@@ -9,12 +10,13 @@ import { newKey } from "../../../test/helpers/fixtures";
 import { runDueExports } from "../../domains/calendar-sync/google/export-event";
 import { disconnectGoogle } from "../../domains/calendar-sync/google/connections";
 import { listCaptures } from "./captures";
+import { onUtcDay } from "../../../test/helpers/clock";
 
 // A preview's copy of production's calendar links: a committed event is not written to the
 // person's Google calendar, only recorded (lib/platform/outbound/preview-capture.db.test.ts does the rest).
 const fakeGoogle = withFakeGoogle({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
-const T = (h: number) => new Date(Date.UTC(2031, 4, 5, h)).toISOString();
+const T = onUtcDay(30);
 
 describe("a preview deployment and calendar writes", () => {
   it("captures an export to Google instead of writing it, and writes it when told to", async () => {
