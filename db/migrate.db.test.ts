@@ -25,11 +25,11 @@ describe("migrations", () => {
       await tx.execute(sql`create temporary table slot_probe (
         cal text not null, span tstzrange not null,
         exclude using gist (cal with =, span with &&)) on commit drop`);
-      await tx.execute(sql`insert into slot_probe values ('a', '[2030-01-01 10:00Z,2030-01-01 11:00Z)')`);
+      await tx.execute(sql`insert into slot_probe values ('a', '[2025-01-01 10:00Z,2025-01-01 11:00Z)')`);
       // Half-open ranges: back to back does not overlap.
-      await tx.execute(sql`insert into slot_probe values ('a', '[2030-01-01 11:00Z,2030-01-01 12:00Z)')`);
+      await tx.execute(sql`insert into slot_probe values ('a', '[2025-01-01 11:00Z,2025-01-01 12:00Z)')`);
       await expect(
-        tx.execute(sql`insert into slot_probe values ('a', '[2030-01-01 10:30Z,2030-01-01 10:45Z)')`),
+        tx.execute(sql`insert into slot_probe values ('a', '[2025-01-01 10:30Z,2025-01-01 10:45Z)')`),
       ).rejects.toThrow();
       // A failed statement aborts the transaction; end it on purpose.
       tx.rollback();

@@ -1,10 +1,11 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { generateSecret } from "../../lib/domains/webhooks/secret";
 import { signedHeaders } from "../../lib/domains/webhooks/sign";
 import { constantTimeEqual, verifyWebhook, WebhookVerificationError } from "./webhooks";
 
-const body = JSON.stringify({ type: "hold.preempted", id: "whm_1", created_at: "2031-01-06T09:00:00.000Z", data: { hold_id: "hold_1", by_priority: 90 } });
+const body = JSON.stringify({ type: "hold.preempted", id: "whm_1", created_at: "2026-01-05T09:00:00.000Z", data: { hold_id: "hold_1", by_priority: 90 } });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 describe("verifyWebhook", () => {
@@ -52,7 +53,8 @@ describe("verifyWebhook", () => {
     await expect(verifyWebhook(body, old, secret, { toleranceSeconds: 600 })).resolves.toBeTruthy();
     const future = signedHeaders([secret], "whm_6", nowSeconds() + 400, body);
     await expect(verifyWebhook(body, future, secret)).rejects.toThrow(/from now/);
-    const at = new Date("2031-01-06T09:00:00Z");
+    // A fixed instant, with `now` given: no comparison with the clock.
+    const at = new Date("2026-01-05T09:00:00Z");
     const then = signedHeaders([secret], "whm_6", at.getTime() / 1000, body);
     await expect(verifyWebhook(body, then, secret, { now: new Date(at.getTime() + 10_000) })).resolves.toBeTruthy();
     await expect(verifyWebhook(body, { ...then, "webhook-timestamp": "soon" }, secret, { now: at })).rejects.toThrow(/Unix seconds/);

@@ -23,7 +23,7 @@ function message(to: string, opts: { headers?: string[]; html?: string; text?: s
     `To: ${to}`,
     `Subject: hostile ${++n}`,
     `Message-ID: <hostile-${n}-${Date.now()}-${Math.random().toString(36).slice(2)}@attacker.example>`,
-    `Date: Mon, 6 Jan 2031 09:00:00 +0000`,
+    `Date: Mon, 5 Jan 2026 09:00:00 +0000`,
     `MIME-Version: 1.0`,
     ...(opts.headers ?? []),
   ];

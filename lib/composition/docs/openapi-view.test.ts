@@ -38,7 +38,7 @@ describe("API reference view of the OpenAPI document", () => {
     expect(typeLabel({ type: ["string", "null"] })).toBe("string | null");
     expect(typeLabel({ type: "array", items: { $ref: "#/components/schemas/Hold" } })).toBe("Hold[]");
     expect(typeLabel({ enum: ["held", "expired"] })).toBe('"held" | "expired"');
-    expect(exampleOf(doc, { type: "string", format: "date-time" }, "end_time")).toBe("2030-01-01T17:00:00Z");
+    expect(exampleOf(doc, { type: "string", format: "date-time" }, "end_time")).toMatch(/^\d{4}-\d{2}-\d{2}T17:00:00Z$/);
     const hold = schemasOf(doc).find((s) => s.name === "Hold")!;
     expect(hold.fields.map((f) => f.name)).toEqual(expect.arrayContaining(["id", "status", "preempted_by", "preempted_by.hold_id", "expires_at"]));
   });

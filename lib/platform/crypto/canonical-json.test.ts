@@ -3,7 +3,7 @@ import { canonicalJson } from "./canonical-json";
 
 describe("canonicalJson", () => {
   it("sorts keys, drops undefined members, keeps array holes as null, encodes dates as ISO strings", () => {
-    expect(canonicalJson({ b: 1, a: [true, null, undefined, "x"], c: undefined, d: { z: 0, y: new Date("2030-01-01T00:00:00Z") } })).toBe('{"a":[true,null,null,"x"],"b":1,"d":{"y":"2030-01-01T00:00:00.000Z","z":0}}');
+    expect(canonicalJson({ b: 1, a: [true, null, undefined, "x"], c: undefined, d: { z: 0, y: new Date("2025-01-01T00:00:00Z") } })).toBe('{"a":[true,null,null,"x"],"b":1,"d":{"y":"2025-01-01T00:00:00.000Z","z":0}}');
     expect(canonicalJson([])).toBe("[]");
     expect(canonicalJson({})).toBe("{}");
     expect(canonicalJson("é\n")).toBe(JSON.stringify("é\n"));
