@@ -141,7 +141,7 @@ test("the customer's next reply threads under it and reads as only its new lines
     from: "Bob Customer <bob@client.example.com>",
     to: inbox.address,
     subject: "Re: Invoice 4471 is wrong",
-    text: `Great, thank you! The refund arrived.\n\nOn Mon, 6 Jan 2031 at 10:00, Acme Support <${inbox.address}> wrote:\n${quoted}\n`,
+    text: `Great, thank you! The refund arrived.\n\nOn Mon, 5 Jan 2026 at 10:00, Acme Support <${inbox.address}> wrote:\n${quoted}\n`,
     messageId: "<invoice-4471-thanks@client.example.com>",
     inReplyTo: sent.message_id,
     references: [received.message_id, sent.message_id],

@@ -2,6 +2,15 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { pageWithAuthenticator, snap } from "./helpers";
 import { startWebhookInbox } from "./ops-agent";
 import { E2E_SETUP_TOKEN } from "./setup-token";
+import { onUtcDay, zoneOffset } from "../test/helpers/clock";
+
+/** The first day (YYYY-MM-DD) at least a week ahead on which Berlin and New York both keep standard time. */
+function winterDayAhead(): string {
+  for (let days = 7; ; days++) {
+    const noon = onUtcDay(days)(12);
+    if (zoneOffset("Europe/Berlin", noon) === "GMT+01:00" && zoneOffset("America/New_York", noon) === "GMT-05:00") return noon.slice(0, 10);
+  }
+}
 
 // The owner runs the product from the web app: webhook endpoints, inboxes, calendars with
 // their time zones, releasing and cancelling from the timeline, in their own time zone.
@@ -156,8 +165,9 @@ test("calendars in the viewer's time zone; an admin releases a hold and cancels 
   await page.getByRole("link", { name: "Harbour room" }).click();
   await expect(page).toHaveURL(/\/calendars\/cal_/);
   const calendarId = page.url().split("/calendars/")[1]!.split("?")[0]!;
-  // 09:00-10:00 UTC is 10:00-11:00 in Berlin (the browser's zone) and 04:00-05:00 in New York.
-  const day = "2031-01-07";
+  // 09:00-10:00 UTC is 10:00-11:00 in Berlin (the browser's zone) and 04:00-05:00 in New York, on a
+  // day ahead when both keep standard time (winter).
+  const day = winterDayAhead();
   const hold = await (await request.post(`/api/v1/calendars/${calendarId}/holds`, { headers: auth, data: { start_time: `${day}T09:00:00Z`, end_time: `${day}T10:00:00Z`, hold_ttl_seconds: 600 } })).json();
   const booked = await (await request.post(`/api/v1/calendars/${calendarId}/holds`, { headers: auth, data: { start_time: `${day}T13:00:00Z`, end_time: `${day}T14:00:00Z`, hold_ttl_seconds: 600 } })).json();
   const committed = await (await request.post(`/api/v1/holds/${booked.id}/commit`, { headers: auth })).json();

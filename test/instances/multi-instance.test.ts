@@ -17,6 +17,7 @@ import { createInbox } from "../../lib/domains/mail/inboxes";
 import { decideApproval } from "../../lib/domains/approvals/decide-approval";
 import { LEASE_NAME } from "../../lib/platform/jobs/runner-lock";
 import { freeze, ownsPid, startInstance, stopInstance, tail, thaw, type Instance } from "./next-instances";
+import { atUtc } from "../helpers/clock";
 
 // Production's shape, on this machine: three `next start` processes (the build in .next) on one
 // Postgres database, each through PgBouncer in transaction mode with Neon's serverless driver
@@ -132,7 +133,7 @@ describe("three instances on one database, through PgBouncer (transaction mode) 
     const calendars = await Promise.all(["room-a", "room-b"].map((name) => createCalendar(actor, { name })));
     const agents = await Promise.all(Array.from({ length: 24 }, () => newAgent(workspaceId)));
     const keys = await Promise.all(agents.map((a) => newKey(workspaceId, { agent_id: a.id })));
-    const base = Date.parse("2031-03-03T09:00:00Z");
+    const base = Date.parse(atUtc(30, "09:00"));
     const statuses: number[] = [];
     await Promise.all(
       keys.map(async (k, n) => {
@@ -248,7 +249,7 @@ describe("three instances on one database, through PgBouncer (transaction mode) 
     const key = await newKey(workspaceId);
     for (const [n, i] of live().entries()) {
       for (let h = 0; h < 5; h++) {
-        const start = Date.parse("2032-01-01T09:00:00Z") + (n * 5 + h) * 3_600_000;
+        const start = Date.parse(atUtc(60, "09:00")) + (n * 5 + h) * 3_600_000;
         const placed = await call(i, key.key, "POST", `/v1/calendars/${calendar.id}/holds`, { start_time: new Date(start).toISOString(), end_time: new Date(start + 1_800_000).toISOString(), hold_ttl_seconds: 3600 });
         expect(placed.status).toBe(201);
       }
