@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InngestTestEngine } from "@inngest/test";
 import { sql } from "drizzle-orm";

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { encodeId, isId, newId } from "./ids";

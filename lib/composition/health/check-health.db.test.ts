@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it, onTestFinished } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { GET } from "../../../app/api/health/route";

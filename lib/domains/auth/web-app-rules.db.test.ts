@@ -1,3 +1,4 @@
+// @suite moved-clock
 // The web app's rules in lib/: first run, invitations, roles, passkeys and sessions.
 // One file on purpose: first run depends on no account existing yet in the database, and
 // the test files of a Postgres run share one database.

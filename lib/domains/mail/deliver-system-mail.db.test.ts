@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, inArray, sql } from "drizzle-orm";
 import { newWorkspace } from "../../../test/helpers/fixtures";

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";

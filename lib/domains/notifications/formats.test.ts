@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { escapeDiscord, escapeSlack, escapeTeams } from "./escape";
 import { discordMessage, slackMessage, teamsMessage } from "./formats";

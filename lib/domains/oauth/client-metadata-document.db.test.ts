@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import https from "node:https";
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// @suite pooled
+// @suite pooled moved-clock
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";

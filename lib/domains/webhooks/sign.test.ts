@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { generateSecret, secretKey } from "./secret";

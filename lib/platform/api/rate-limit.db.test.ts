@@ -1,4 +1,4 @@
-// @suite pooled
+// @suite pooled moved-clock
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveApiForTests } from "../../../test/helpers/api-client";

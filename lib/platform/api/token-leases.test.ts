@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { keepLease, spendLeased } from "./token-leases";
 

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { createEngine, type Engine, type EngineOptions } from "./engine";

@@ -1,3 +1,4 @@
+// @suite moved-clock
 import { describe, it } from "vitest";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { linkedOutlookCalendar, withFakeMicrosoft } from "../../../../test/helpers/microsoft";
