@@ -131,6 +131,10 @@ export class InngestDouble {
   private server?: http.Server;
   /** Set to make the event API slow (ms per request), as a slow Inngest would be. */
   eventApiDelayMs = 0;
+  /** Set to hold every request to the event API unanswered (and its events not taken) until it settles. */
+  eventApiHeld: Promise<void> | null = null;
+  /** Requests to the event API being held (eventApiHeld). */
+  eventApiHolding = 0;
   /** Set to refuse every event (Inngest unreachable). */
   eventApiDown = false;
 
@@ -182,6 +186,11 @@ export class InngestDouble {
       req.on("end", () => {
         const done = (async () => {
           if (this.eventApiDelayMs) await new Promise((r) => setTimeout(r, this.eventApiDelayMs));
+          if (this.eventApiHeld) {
+            this.eventApiHolding++;
+            await this.eventApiHeld;
+            this.eventApiHolding--;
+          }
           if (this.eventApiDown || !req.url?.startsWith("/e/")) return void req.socket.destroy();
           const parsed = JSON.parse(body) as Event | Event[];
           const events = Array.isArray(parsed) ? parsed : [parsed];
