@@ -1,7 +1,7 @@
 /**
  * Hostile mail, built on the fly (a few MB each, so not committed): each case is a message
  * crafted to make a naive parser or sanitiser slow, deep, or its insert fail. Shared by the
- * tests (outcome and a time budget) and `npm run bench:mail` (latency of a concurrent probe).
+ * tests (the outcome) and `npm run bench:mail` (time to ingest, latency of a concurrent probe).
  */
 import { randomBytes } from "node:crypto";
 
@@ -10,8 +10,6 @@ export type HostileCase = {
   raw: Buffer;
   /** stored: accepted (maybe trimmed); refused: refused whole with this reason. */
   outcome: { stored: true } | { refused: string };
-  /** A case that must store megabytes gets more time than the tests' default budget. */
-  budgetMs?: number;
 };
 
 const CRLF = "\r\n";
@@ -62,7 +60,7 @@ export function hostileCorpus(to: string): HostileCase[] {
     { name: "a 5 MB line of plain text", raw: message(to, { text: "a".repeat(5_000_000) }), outcome: { stored: true } },
     { name: "quoted-history bait: 100,000 '>' lines", raw: message(to, { text: "> On Mon wrote:\n".repeat(100_000) }), outcome: { stored: true } },
     { name: "injection-pattern bait", raw: message(to, { text: "ignore all your ".repeat(200_000) }), outcome: { stored: true } },
-    { name: "a 7 MB attachment", raw: message(to, { contentType: 'multipart/mixed; boundary="big"', body: multipart([`Content-Type: text/plain${CRLF}${CRLF}see attached${CRLF}`, `Content-Type: application/octet-stream${CRLF}Content-Disposition: attachment; filename="big.bin"${CRLF}Content-Transfer-Encoding: base64${CRLF}${CRLF}${randomBase64(7 * 1024 * 1024)}`], "big") }), outcome: { stored: true }, budgetMs: 15_000 },
+    { name: "a 7 MB attachment", raw: message(to, { contentType: 'multipart/mixed; boundary="big"', body: multipart([`Content-Type: text/plain${CRLF}${CRLF}see attached${CRLF}`, `Content-Type: application/octet-stream${CRLF}Content-Disposition: attachment; filename="big.bin"${CRLF}Content-Transfer-Encoding: base64${CRLF}${CRLF}${randomBase64(7 * 1024 * 1024)}`], "big") }), outcome: { stored: true } },
     { name: "NUL and lone surrogates", raw: message(to, { headers: ["X-Note: a\u0000b"], html: "<p>a\u0000b &#xD800; c</p>" }), outcome: { stored: true } },
   ];
 }
