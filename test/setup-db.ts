@@ -12,6 +12,10 @@ import { onServer } from "./global-setup-postgres";
 // Tests isolate themselves further with a fresh workspace each. The snapshot and the template are
 // migrated once per run (migrations and function files), so a file's database needs no migrating.
 const mode = process.env.AGENTDRAFT_TEST_DB;
+// The last file of this worker closed its database in its afterAll; work it left finishing after
+// that (a response's after-work, a sealer's kick) may have opened it again, on that file's URL.
+// Dropped here, so this file's first getDb() opens this file's database, not the last one's.
+await closeDb();
 let proxy: Awaited<ReturnType<typeof startNeonWsProxy>> | undefined;
 if (mode === "postgres" || mode === "pooled") {
   // A database of this file's own, copied from the run's migrated template.

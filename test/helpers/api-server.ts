@@ -105,6 +105,11 @@ export async function startApiServer(): Promise<{ url: string; close: () => Prom
       else res.writeHead(500).end();
     }
   });
+  // Idle keep-alive sockets outlive any pause between a test's requests (the client and this
+  // server share one event loop: a test that computes for 5 s between two requests met the
+  // server closing the idle socket just as the next request went out, ECONNRESET, on a busy
+  // machine). As the e2e servers and a deployment behind a load balancer are set.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
