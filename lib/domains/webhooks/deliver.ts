@@ -21,6 +21,12 @@ import { messagesInEvents, recordReadsBy } from "../taint";
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 /** ...or when this many deliveries in a row used up all their attempts. */
 export const DISABLE_AFTER_EXHAUSTED = 5;
+/**
+ * A claim's lease outlasts the attempt's timeout (WEBHOOK_TIMEOUT_MS) by this much, time to
+ * record the outcome: a live process never repeats an attempt. One whose process died is made
+ * again once the lease ends (the engine wakes then).
+ */
+export const CLAIM_LEASE_MARGIN_MS = 10_000;
 /** A previous secret stays valid this long after a rotation. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -141,7 +147,7 @@ async function claim(id: string, now: Date, timeoutMs: number): Promise<{ delive
   const q = await queryable();
   const nowIso = now.toISOString();
   // Longer than any attempt can take; if the run dies, the attempt is made again after it.
-  const leasedUntil = new Date(now.getTime() + timeoutMs + 10_000).toISOString();
+  const leasedUntil = new Date(now.getTime() + timeoutMs + CLAIM_LEASE_MARGIN_MS).toISOString();
   // One fixed text: a named prepared statement where the driver keeps them (db/prepared.ts).
   const { rows } = await executeFixed<{ d: Record<string, unknown>; e: Record<string, unknown>; ep: Record<string, unknown> }>(q, sql`
     with c as (
