@@ -7,6 +7,7 @@ import { listApprovals } from "@/lib/domains/approvals/approvals";
 import { listAgents } from "@/lib/domains/agents/list-agents";
 import { Badge, Card, Empty, Field, PageHeader, dangerButtonClass, inputClass, linkClass } from "../_components/ui";
 import { LiveRefresh } from "../_components/live-refresh";
+import { livePosition } from "@/lib/domains/events/live-channel";
 import { Time } from "../_components/time";
 import { DecideForm } from "./decide-form";
 import { ApprovalAction } from "./approval-action";
@@ -16,6 +17,8 @@ export const metadata: Metadata = { title: "Approvals" };
 
 export default async function ApprovalsPage() {
   const { member, workspace } = await requireMember();
+  // Before the data: whatever commits after this reaches the open page (LiveRefresh).
+  const from = await livePosition(workspace.id);
   const [pending, people, agents] = await Promise.all([
     listApprovals(memberActor(member), { limit: 100, status: "pending" }),
     listMembers(workspace.id),
@@ -39,7 +42,7 @@ export default async function ApprovalsPage() {
           </Link>
         </nav>
       </PageHeader>
-      <LiveRefresh types={["approval.requested", "approval.resolved"]} label="new and decided requests" />
+      <LiveRefresh types={["approval.requested", "approval.resolved"]} label="new and decided requests" from={from} />
       {!canDecide ? (
         <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">Your role ({member.role}) can read approvals but not decide them.</p>
       ) : null}

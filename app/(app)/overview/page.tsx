@@ -12,6 +12,7 @@ import { countEventsNeedingAttention } from "@/lib/domains/calendars/attention";
 import { countOpenOrphans } from "@/lib/domains/calendar-sync/orphans";
 import { Badge, Card, PageHeader, linkClass } from "../_components/ui";
 import { LiveRefresh } from "../_components/live-refresh";
+import { livePosition } from "@/lib/domains/events/live-channel";
 import { ActivityCharts } from "./activity-charts";
 import { dailyActivity } from "@/lib/domains/overview/daily-activity";
 import { viewerTimeZone } from "@/lib/domains/auth/viewer-time-zone";
@@ -24,6 +25,8 @@ const STALE_KEY_MS = 30 * 24 * 60 * 60 * 1000;
 
 export default async function OverviewPage() {
   const { user, member, workspace } = await requireMember();
+  // Before the data: whatever commits after this reaches the open page (LiveRefresh).
+  const from = await livePosition(workspace.id);
   const [agents, keys, chain, invitations, passkeys, recent, deadHandoffs, changedEvents, orphans] = await Promise.all([
     listAgents(workspace.id, { limit: 100 }),
     listKeys(workspace.id),
@@ -57,7 +60,7 @@ export default async function OverviewPage() {
   return (
     <>
       <PageHeader title="Overview" description={`Welcome, ${user.name ?? user.email}. You are ${member.role === "owner" ? "an owner" : `a${member.role === "admin" || member.role === "approver" ? "n" : ""} ${member.role}`} of ${workspace.name}.`} />
-      <LiveRefresh types={[...EVENT_TYPES]} label="counts and charts" />
+      <LiveRefresh types={[...EVENT_TYPES]} label="counts and charts" from={from} />
       <Card title="Needs attention" id="attention">
         {attention.length === 0 ? (
           <p className="text-sm text-slate-700">Nothing needs your attention.</p>

@@ -16,7 +16,9 @@ import { revokeKey } from "../api-keys/revoke-key";
 import { removeMember } from "../members/remove-member";
 import { signOutEverywhere } from "../passkeys/passkeys";
 import { problemResponse } from "../../platform/api/problem";
-import { openLiveChannel } from "./live-channel";
+import { transaction } from "../../../db/transaction";
+import { emitEvent } from "../../platform/events/emit-event";
+import { livePosition, openLiveChannel } from "./live-channel";
 
 // Heartbeats a minute apart: a stream that ended only when its slot is renewed would outlive the test's wait.
 setTestEnv({ EVENTS_STREAMS_PER_KEY: "3", EVENTS_STREAM_MAX_SECONDS: "120", EVENTS_HEARTBEAT_SECONDS: "60", EVENTS_POLL_INTERVAL_MS: "200", LIVE_STREAMS_PER_MEMBER: "2" });
@@ -73,7 +75,7 @@ async function signedInMember(workspaceId: string, role: "admin" | "viewer" = "v
   whoByToken.set(token, { memberId: member.id, workspaceId });
   return { user: user!, member, token };
 }
-const openLive = (token: string, signal: AbortSignal) => fetch(`${live.origin}/api/live`, { headers: { "x-test-session": token, accept: "text/event-stream" }, signal });
+const openLive = (token: string, signal: AbortSignal, query = "") => fetch(`${live.origin}/api/live${query}`, { headers: { "x-test-session": token, accept: "text/event-stream" }, signal });
 
 describe("GET /v1/events ends within seconds", () => {
   it("of its key's revocation", async () => {
@@ -147,5 +149,25 @@ describe("the web app's live channel", () => {
     await signOutEverywhere(person.user.id);
     expect((await reading).ended).toBe(true);
     expect((await openLive(person.token, new AbortController().signal)).status).toBe(401);
+  });
+
+  it("starts where the page read its data (?after=): what commits before the page connects is streamed, not lost", async () => {
+    const { workspace } = await newWorkspace();
+    const person = await signedInMember(workspace.id);
+    const from = await livePosition(workspace.id); // the page reads this, then its data, and renders
+    await transaction((tx) => emitEvent(tx, operatorActor(workspace.id), { type: "approval.requested", data: { between: "render and connect" } }));
+    const abort = new AbortController();
+    const res = await openLive(person.token, abort.signal, `?types=approval.requested&after=${from}`);
+    expect(res.status).toBe(200);
+    try {
+      for await (const b of sseBlocks(res.body!)) {
+        if (b.event === undefined) continue;
+        expect(b.event).toBe("approval.requested");
+        expect(JSON.parse(b.data!).data).toEqual({ between: "render and connect" });
+        break;
+      }
+    } finally {
+      abort.abort();
+    }
   });
 });
