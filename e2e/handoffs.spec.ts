@@ -60,7 +60,7 @@ test("two agents hand off work over the API; the owner reads the whole story on 
   const crashed = unwrap(await researcher.POST("/v1/handoffs/{id}/claim", { params: { path: { id: root.id } }, body: { ttl_seconds: 1, worker: "researcher-1" } }));
   expect(crashed.attempt).toBe(1);
   await expect
-    .poll(async () => unwrap(await researcher.GET("/v1/handoffs/{id}", { params: { path: { id: root.id } } })).status, { timeout: 15_000 })
+    .poll(async () => unwrap(await researcher.GET("/v1/handoffs/{id}", { params: { path: { id: root.id } } })).status)
     .toBe("pending"); // the claim-expiry timer put it back
 
   // Worker 2 takes over: it reads the trace (nothing handed on yet), mails the planner, hands two sub-tasks back, notes why.

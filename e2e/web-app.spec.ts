@@ -568,7 +568,7 @@ test("the product's story: an email asks for the staging cluster; the agent hold
 
     // The audit trail tells the whole story under one trace id, and the chain verifies.
     await expect
-      .poll(async () => unwrap(await agent.GET("/v1/audit", { params: { query: { trace_id: trace, limit: 100 } } })).data.map((e) => e.action).reverse(), { timeout: 15_000 })
+      .poll(async () => unwrap(await agent.GET("/v1/audit", { params: { query: { trace_id: trace, limit: 100 } } })).data.map((e) => e.action).reverse())
       .toEqual(["email.received", "hold.created", "approval.requested", "approval.approved_by_member", "approval.approved", "hold.committed", "email.sent"]);
     expect(unwrap(await agent.GET("/v1/audit/verify", {}))).toMatchObject({ valid: true });
 
