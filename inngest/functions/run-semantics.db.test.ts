@@ -179,7 +179,10 @@ describe("on Inngest, timers fire when due (the double of Inngest's executor dri
     const calendar = (await api("/api/v1/calendars", { key, body: { name: "Room" } })).json;
     const start = new Date(Date.now() + 50 * 86_400_000);
     await api("/api/v1/holds", { key, body: { calendar_ids: [calendar.id], start_time: start.toISOString(), end_time: new Date(start.getTime() + 3_600_000).toISOString(), hold_ttl_seconds: 600 } });
-    await double.advance(SECOND); // first attempt: 500, retry in ~5 s
+    // The double's clock stands where the test last moved it, while the requests above took real
+    // time (seconds, on a busy machine): the delivery's announcement is due at the real time it was
+    // sent. Catch up to it, then a second: the first attempt, 500, retry in ~5 s.
+    await double.advance(Math.max(0, Date.now() - double.now) + SECOND);
     const q = await queryable();
     const delivery = async () =>
       (await q.execute<{ id: string; attempts: number; status: string; next_attempt_at: Date | string | null }>(sql`select id, attempts, status, next_attempt_at from webhook_deliveries where endpoint_id = ${endpoint.id}`)).rows[0]!;
