@@ -5,6 +5,7 @@ import { serveApiForTests } from "../../../test/helpers/api-client";
 import { mcpClients } from "../../../test/helpers/mcp-client";
 import { newAgent, newKey, newMember, newWorkspace } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
+import { resetEnvCache } from "../../platform/config/env";
 import { sealWorkspace } from "../../../test/helpers/audit";
 import { composeMime } from "../../../test/helpers/mime";
 import { getDb } from "../../../db/client";
@@ -319,16 +320,28 @@ describe("MCP server at /api/mcp", () => {
   });
 
   it("throttles full audit-chain verifications per workspace (AUDIT_VERIFY_PER_MINUTE)", async () => {
-    const { key, admin } = await setup(["audit"]);
+    const { key } = await setup(["audit"]);
     const client = await connect(key);
     const results = [];
     // Default 30 a minute: a burst of 10, then one every 2 s, shared by REST and MCP.
     for (let i = 0; i < 10; i++) results.push((await call(client, "verify_audit_chain")).isError ?? false);
     expect(results).toEqual(Array(10).fill(false));
-    const limited = await call(client, "verify_audit_chain");
-    expect(limited.structuredContent).toMatchObject({ code: "rate_limited", scope: "audit_verify" });
-    const rest = await api("/api/v1/audit/verify", { key: admin });
-    expect(rest.status).toBe(429);
-    expect(Number(rest.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // The bucket refills one every 2 s, which a busy machine can take between two calls: the
+    // refusal is shown on a workspace whose bucket refills once in 10 minutes (a burst of one).
+    process.env.AUDIT_VERIFY_PER_MINUTE = "0.1";
+    resetEnvCache();
+    try {
+      const slow = await setup(["audit"]);
+      const slowClient = await connect(slow.key);
+      expect((await call(slowClient, "verify_audit_chain")).isError ?? false).toBe(false);
+      const limited = await call(slowClient, "verify_audit_chain");
+      expect(limited.structuredContent).toMatchObject({ code: "rate_limited", scope: "audit_verify" });
+      const rest = await api("/api/v1/audit/verify", { key: slow.admin });
+      expect(rest.status).toBe(429);
+      expect(Number(rest.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    } finally {
+      delete process.env.AUDIT_VERIFY_PER_MINUTE;
+      resetEnvCache();
+    }
   });
 });
