@@ -51,6 +51,8 @@ export default defineConfig({
     // alone took over 30 s there.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // expect.poll waits for what must come to pass; how long it takes is the machine's business.
+    expect: { poll: { timeout: 60_000 } },
     projects: [
       {
         extends: true,

@@ -66,7 +66,7 @@ describe("client.events()", () => {
     // Breaking out closed the connections: the key holds no stream slot.
     const db = await getDb();
     await expect
-      .poll(async () => (await db.execute<{ n: number }>(sql`select count(*)::int as n from event_stream_slots s join api_keys k on k.id = s.key_id where k.workspace_id = ${workspace.id}`)).rows[0]!.n, { timeout: 5_000 })
+      .poll(async () => (await db.execute<{ n: number }>(sql`select count(*)::int as n from event_stream_slots s join api_keys k on k.id = s.key_id where k.workspace_id = ${workspace.id}`)).rows[0]!.n, { timeout: 60_000 })
       .toBe(0);
   });
 

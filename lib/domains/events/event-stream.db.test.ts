@@ -123,7 +123,7 @@ describe("GET /v1/events", () => {
     expect(received.map((e) => e.id)).toEqual(all); // every committed event, once, in stream order
     expectStrictlyIncreasing(received);
     // Both disconnects freed their slots.
-    await expect.poll(() => openSlots(apiKey.id), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => openSlots(apiKey.id), { timeout: 60_000 }).toBe(0);
   });
 
   it("filters by the key's scopes and agent, and by ?types=", async () => {
@@ -204,11 +204,11 @@ describe("GET /v1/events", () => {
     // Disconnecting one stream frees its slot at once.
     const open = answers.map((r, i) => ({ r, abort: aborts[i]! })).filter((x) => x.r.status === 200);
     open[0]!.abort.abort();
-    await expect.poll(() => openSlots(apiKey.id), { timeout: 5_000 }).toBe(2);
+    await expect.poll(() => openSlots(apiKey.id), { timeout: 60_000 }).toBe(2);
     const again = new AbortController();
     expect((await openStream(url(), key, { signal: again.signal })).status).toBe(200);
     for (const x of [...open, { abort: again }]) x.abort.abort();
-    await expect.poll(() => openSlots(apiKey.id), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => openSlots(apiKey.id), { timeout: 60_000 }).toBe(0);
   });
 
   it("sends heartbeats carrying the position, and ends a connection cleanly after its longest life", async () => {
@@ -262,7 +262,7 @@ describe("GET /v1/events", () => {
     const abort = new AbortController();
     const first = await readUntil(await openStream(url(), key, { signal: abort.signal }), abort, (_, position) => position !== undefined);
     const head = parsePosition(first.position!);
-    await expect.poll(() => openSlots(apiKey.id), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => openSlots(apiKey.id), { timeout: 60_000 }).toBe(0);
     const future = `${BigInt(head.position) + 1_000_000n}`;
     // And a cursor of the previous design, (txid, seq), past its horizon.
     const legacyFuture = `${2n ** 62n}.3`;
@@ -285,7 +285,7 @@ describe("GET /v1/events", () => {
       setTimeout(() => void emit(workspace.id, "hold.created", null, { marker }), 50);
       const { events } = await readUntil(res, ac, (evs) => evs.some((e) => e.data.marker === marker));
       expect(events.some((e) => e.data.marker === marker), cursor).toBe(true);
-      await expect.poll(() => openSlots(apiKey.id), { timeout: 5_000 }).toBe(0);
+      await expect.poll(() => openSlots(apiKey.id), { timeout: 60_000 }).toBe(0);
     }
   });
 });
@@ -406,7 +406,7 @@ describe.runIf(onPostgres)("a stream across a server restart", () => {
     return { child, base };
   };
 
-  it("resumes on a new server process with nothing lost or repeated", { timeout: 90_000 }, async () => {
+  it("resumes on a new server process with nothing lost or repeated", async () => {
     const { workspace } = await newWorkspace();
     const { key } = await newKey(workspace.id);
     const one = await startServer();

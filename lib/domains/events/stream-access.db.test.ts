@@ -119,7 +119,7 @@ describe("the web app's live channel", () => {
     for (const x of [...aborts, other]) x.abort();
     const db = await getDb();
     await expect
-      .poll(async () => Number((await db.execute<{ n: number }>(sql`select count(*)::int as n from event_stream_slots where member_id = ${a.member.id}`)).rows[0]!.n), { timeout: 5_000 })
+      .poll(async () => Number((await db.execute<{ n: number }>(sql`select count(*)::int as n from event_stream_slots where member_id = ${a.member.id}`)).rows[0]!.n), { timeout: 60_000 })
       .toBe(0);
   });
 

@@ -87,7 +87,7 @@ describe.runIf(onPostgres)("no transaction outside a workspace holds back its st
 });
 
 describe("a reader polling with cursors while writers race", () => {
-  it("sees every committed event once, in one stable order, none skipped, while another workspace's transaction stays open", { timeout: 60_000 }, async () => {
+  it("sees every committed event once, in one stable order, none skipped, while another workspace's transaction stays open", async () => {
     const { workspace: a } = await newWorkspace();
     const { workspace: b } = await newWorkspace();
     // On Postgres a transaction in B and one in no workspace stay open throughout (PGlite has one connection).

@@ -112,7 +112,7 @@ describe("attachments on drafts", () => {
     expect(sent.json.attachments).toEqual([]);
   });
 
-  it("over the limits, an executable or bad base64: 400 naming the field, nothing stored or changed", { timeout: 60_000 }, async () => {
+  it("over the limits, an executable or bad base64: 400 naming the field, nothing stored or changed", async () => {
     const { workspace, inbox, create, patch } = await setup();
     const one = { filename: "a.pdf", content_base64: b64(PDF) };
     const cases: [unknown, string][] = [

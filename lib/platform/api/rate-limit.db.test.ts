@@ -80,7 +80,7 @@ describe.runIf(process.env.AGENTDRAFT_TEST_DB === "postgres")("rate limit across
       child.stdout!.once("data", (d: Buffer) => resolve(d.toString().trim()));
       child.once("exit", (code) => reject(new Error(`second server exited with ${code}`)));
     });
-  }, 60_000);
+  });
   afterAll(() => {
     child?.kill("SIGTERM");
   });

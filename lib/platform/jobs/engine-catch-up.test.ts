@@ -89,7 +89,7 @@ describe("the engine catching up", () => {
     expect(reads.next).toBeLessThanOrEqual(6);
   });
 
-  it("reads a backlog about once: each page brings mostly work it did not hold", { timeout: 60_000 }, async () => {
+  it("reads a backlog about once: each page brings mostly work it did not hold", async () => {
     // What a crash leaves: 3,000 due deliveries, half of them one tenant's, each workspace one
     // endpoint (16 at once per endpoint, 24 per workspace), the production pool of 100.
     const db = new Map<string, WorkItem>();

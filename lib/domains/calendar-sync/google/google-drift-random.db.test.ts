@@ -9,7 +9,7 @@ const fakeGoogle = withFakeGoogle({ API_RATE_LIMIT_BURST: "100000", API_RATE_LIM
 const { api } = serveApiForTests();
 
 describe("randomized drift (Google)", () => {
-  it("agents commit and re-book while a person moves, deletes and declines at Google and Google loses events, syncs and checks racing: in the end AgentDraft and Google agree", { timeout: 60_000 }, async () => {
+  it("agents commit and re-book while a person moves, deletes and declines at Google and Google loses events, syncs and checks racing: in the end AgentDraft and Google agree", async () => {
     const fake = fakeGoogle();
     const setup = await linkedCalendar(fake);
     const day = new Date(Date.now() + 3 * 86_400_000);

@@ -159,7 +159,7 @@ describe("POST /v1/inboxes/{id}/messages with attachments (captured)", () => {
     expect(huge.json.code).toBe("payload_too_large");
     expect(await messageCount(inbox.id)).toBe(0);
     expect(await blobCount(workspace.id)).toBe(0);
-  }, 60_000);
+  });
 
   it("the send route takes a body over API_MAX_BODY_BYTES (1 MB) when attachments need it; other routes do not", async () => {
     const { key, inbox } = await newAgentInbox(api);
