@@ -8,7 +8,7 @@ import { linkedCalendar, withFakeGoogle } from "../../../../test/helpers/google"
 import { syncDueLinks, syncLink } from "./sync-calendar";
 import { renewChannels } from "./channels";
 import { unlinkCalendar } from "./links";
-import { onUtcDay } from "../../../../test/helpers/clock";
+import { onUtcDay, utcMidnight } from "../../../../test/helpers/clock";
 
 const fakeGoogle = withFakeGoogle({ GOOGLE_PUSH_BASE_URL: "https://agentdraft.example.test" });
 const { api } = serveApiForTests();
@@ -32,7 +32,8 @@ describe("push notifications", () => {
     expect(row.channelTokenHash).not.toBe(channel.token);
     await syncLink(link.id);
     const db = await getDb();
-    await db.update(googleCalendarLinks).set({ nextSyncAt: new Date("2100-01-01") }).where(eq(googleCalendarLinks.id, link.id));
+    const farAhead = utcMidnight(365 * 70); // no sync falls due in this test
+    await db.update(googleCalendarLinks).set({ nextSyncAt: farAhead }).where(eq(googleCalendarLinks.id, link.id));
 
     // Google says hello when a channel opens: acknowledged, nothing scheduled.
     const hello = await notify(fake.notificationHeaders(row.channelId!, "sync", 1));
@@ -53,7 +54,7 @@ describe("push notifications", () => {
     }
     expect((await notify({ ...good, "x-goog-resource-state": "weird" })).status).toBe(400);
     expect((await notify({})).status).toBe(400);
-    expect((await linkRow(link.id)).nextSyncAt.toISOString()).toBe("2100-01-01T00:00:00.000Z");
+    expect((await linkRow(link.id)).nextSyncAt.toISOString()).toBe(farAhead.toISOString());
 
     // The real thing: the link is due now, and the job imports the change.
     fake.addEvent(gcal, { id: "pushed1", start: T(9), end: T(10) });
