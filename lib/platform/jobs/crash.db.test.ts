@@ -80,7 +80,7 @@ function bootChild(env: Record<string, string>, onAck: (id: string) => void): Pr
 
 const KILLS = 2;
 /** While no engine runs after a kill, the load commits this many events (the backlog the next engine finds). */
-const DOWN_FOR_EVENTS = 200;
+const DOWN_FOR_EVENTS = 100;
 /** test/helpers/engine-child.ts runs the engine with this many items at once (JOB_CONCURRENCY: the production default pool). */
 const CHILD_CONCURRENCY = 100;
 /** The attempt's timeout in the children (WEBHOOK_TIMEOUT_MS). */
@@ -129,7 +129,7 @@ describe.runIf(process.env.AGENTDRAFT_TEST_DB === "postgres")("a crash mid-load"
 
     for (const child of producers) {
       await child.go();
-      const target = acked.size + 300;
+      const target = acked.size + 200;
       while (acked.size < target) await new Promise((r) => setTimeout(r, 10));
       child.process.kill("SIGKILL");
       await killed(child.process);
