@@ -57,38 +57,37 @@ const ENCRYPTION_KEYS = randomBytes(32).toString("base64");
 // ECONNRESET. The same setting suits a load balancer in front (longer than its 60 s idle timeout).
 const KEEP_ALIVE_MS = 65_000;
 
-function server(port: number, dataDir: string, extraEnv: Record<string, string> = {}) {
+/** What every server of the run is started with; a story's own server adds its env. */
+function serverEnv(port: number): Record<string, string> {
   return {
-    command: `node bin/agentdraft.mjs db migrate && npx next start -p ${port} -H 127.0.0.1 --keepAliveTimeout ${KEEP_ALIVE_MS}`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "pipe" as const,
-    stderr: "pipe" as const,
-    env: {
-      AGENTDRAFT_DATA_DIR: dataDir,
-      AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789abcdef",
-      // Production needs its public URL: the address the browser uses (links in mail, OAuth callbacks).
-      AUTH_URL: `http://localhost:${port}`,
-      AGENTDRAFT_SETUP_TOKEN: E2E_SETUP_TOKEN,
-      AGENTDRAFT_ENCRYPTION_KEYS: ENCRYPTION_KEYS,
-      INBOUND_SECRET: "e2e-inbound-secret-0123456789",
-      // No Resend here: mail is captured and read in the web app, on purpose.
-      MAIL_CAPTURE_ONLY: "1",
-      // The scenario's agent receives its webhooks on loopback.
-      WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
-      GOOGLE_CLIENT_ID: "fake-client-id.apps.googleusercontent.com",
-      GOOGLE_CLIENT_SECRET: "fake-client-secret",
-      GOOGLE_API_ROOT_URL: `${GOOGLE}/`,
-      GOOGLE_OAUTH_AUTH_URL: `${GOOGLE}/o/oauth2/v2/auth`,
-      GOOGLE_OAUTH_TOKEN_URL: `${GOOGLE}/token`,
-      GOOGLE_OAUTH_REVOKE_URL: `${GOOGLE}/revoke`,
-      SLACK_API_URL: SLACK,
-      NEXT_TELEMETRY_DISABLED: "1",
-      ...extraEnv,
-    },
+    AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789abcdef",
+    // Production needs its public URL: the address the browser uses (links in mail, OAuth callbacks).
+    AUTH_URL: `http://localhost:${port}`,
+    AGENTDRAFT_SETUP_TOKEN: E2E_SETUP_TOKEN,
+    AGENTDRAFT_ENCRYPTION_KEYS: ENCRYPTION_KEYS,
+    INBOUND_SECRET: "e2e-inbound-secret-0123456789",
+    // No Resend here: mail is captured and read in the web app, on purpose.
+    MAIL_CAPTURE_ONLY: "1",
+    // The scenario's agent receives its webhooks on loopback.
+    WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
+    GOOGLE_CLIENT_ID: "fake-client-id.apps.googleusercontent.com",
+    GOOGLE_CLIENT_SECRET: "fake-client-secret",
+    GOOGLE_API_ROOT_URL: `${GOOGLE}/`,
+    GOOGLE_OAUTH_AUTH_URL: `${GOOGLE}/o/oauth2/v2/auth`,
+    GOOGLE_OAUTH_TOKEN_URL: `${GOOGLE}/token`,
+    GOOGLE_OAUTH_REVOKE_URL: `${GOOGLE}/revoke`,
+    SLACK_API_URL: SLACK,
+    NEXT_TELEMETRY_DISABLED: "1",
   };
 }
+
+// Every server at once (e2e/start-servers.mjs: one migrated database copied for each, all `next
+// start` together); Playwright waits for READY_PORT, which answers once they all do.
+const READY_PORT = PORT + 99;
+const SERVERS = [
+  { name: "story", port: PORT, dataDir: process.env.E2E_DATA_DIR!, env: serverEnv(PORT) },
+  ...OWN_SERVER.map((o) => ({ name: o.name, port: o.port, dataDir: `${process.env.E2E_DATA_DIR}-${o.name}`, env: { ...serverEnv(o.port), ...o.env } })),
+];
 
 export default defineConfig({
   testDir: "e2e",
@@ -116,5 +115,13 @@ export default defineConfig({
     { name: "story", testIgnore: OWN_SERVER.map((o) => o.spec) },
     ...OWN_SERVER.map((o) => ({ name: o.name, testMatch: o.spec, use: { baseURL: `http://localhost:${o.port}` } })),
   ],
-  webServer: [server(PORT, process.env.E2E_DATA_DIR!), ...OWN_SERVER.map((o) => server(o.port, `${process.env.E2E_DATA_DIR}-${o.name}`, o.env ?? {}))],
+  webServer: {
+    command: "node e2e/start-servers.mjs",
+    url: `http://127.0.0.1:${READY_PORT}/`,
+    reuseExistingServer: false,
+    timeout: 600_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { E2E_SERVERS: JSON.stringify(SERVERS), E2E_READY_PORT: String(READY_PORT), E2E_KEEP_ALIVE_MS: String(KEEP_ALIVE_MS) },
+  },
 });
