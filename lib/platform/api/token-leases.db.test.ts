@@ -42,7 +42,8 @@ describe("agentdraft_lease_tokens", () => {
     // Every token granted came out of the bucket: its 200, plus what it refilled (100 a second)
     // between its first and its last write, less what it still holds.
     const total = first.granted + grants.reduce((n, g) => n + g.granted, 0);
-    expect(total).toBeLessThanOrEqual(200 + 100 * (closed.at - opened.at) - closed.tokens + 1e-6);
+    // (updated_at keeps microseconds: its rounding is worth 1e-4 of a token at 100 a second.)
+    expect(total).toBeLessThanOrEqual(200 + 100 * (closed.at - opened.at) - closed.tokens + 1e-3);
     expect(grants.every((g) => g.ok === g.granted > 0)).toBe(true);
   });
 });
