@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createEngine, type Engine } from "./engine";
 import type { WorkItem, WorkKind } from "./work";
+import { duePage } from "../../../test/helpers/work-page";
 
 // How the engine catches up after a restart (lib/platform/jobs/crash.db.test.ts is the whole story
 // on Postgres): it reads a backlog about once, and wakes when a dead process's lease ends, not at
@@ -31,21 +32,7 @@ function store(db: Map<string, WorkItem>) {
       return new Map<string, Date>(times.length ? kinds.map((k) => [k.name, new Date(Math.min(...times))]) : []);
     },
     // The real page: round by round over workspaces, each one's earliest first.
-    dueItems: async (_: WorkKind, q: { before: Date; limit: number; perWorkspace?: number }) => {
-      const byWs = new Map<string, WorkItem[]>();
-      for (const i of [...db.values()].filter((x) => x.dueAt <= q.before).sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())) {
-        const list = byWs.get(i.workspaceId) ?? [];
-        if (list.length < (q.perWorkspace ?? q.limit)) list.push(i);
-        byWs.set(i.workspaceId, list);
-      }
-      const out: WorkItem[] = [];
-      for (let rn = 0; out.length < q.limit; rn++) {
-        const round = [...byWs.values()].map((l) => l[rn]).filter((x): x is WorkItem => Boolean(x));
-        if (round.length === 0) break;
-        out.push(...round.slice(0, q.limit - out.length));
-      }
-      return out;
-    },
+    dueItems: async (_: WorkKind, q: { before: Date; limit: number; perWorkspace?: number }) => duePage(db.values(), q),
   };
 }
 

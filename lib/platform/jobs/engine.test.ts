@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { createEngine, type Engine, type EngineOptions } from "./engine";
 import type { RunnerLock } from "./runner-lock";
 import type { WorkItem, WorkKind, WorkOutcome } from "./work";
+import { duePage } from "../../../test/helpers/work-page";
 
 // The engine's scheduling alone: kinds are plain functions and the "database" is an in-memory
 // list, so these tests are about order, limits and isolation. The engine against a real
@@ -182,21 +183,7 @@ describe("the embedded engine", () => {
       { perWorkspace: 24, perKey: 16 },
     );
     // The real store's page: at most `perWorkspace` of each workspace, round by round, earliest first.
-    const dueItems = async (_: WorkKind, q: { before: Date; limit: number; perWorkspace?: number }) => {
-      const byWs = new Map<string, WorkItem[]>();
-      for (const i of [...db.values()].filter((x) => x.dueAt <= q.before).sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())) {
-        const list = byWs.get(i.workspaceId) ?? [];
-        if (list.length < (q.perWorkspace ?? q.limit)) list.push(i);
-        byWs.set(i.workspaceId, list);
-      }
-      const out: WorkItem[] = [];
-      for (let rn = 0; out.length < q.limit; rn++) {
-        const round = [...byWs.values()].map((l) => l[rn]).filter((x): x is WorkItem => Boolean(x));
-        if (round.length === 0) break;
-        out.push(...round.slice(0, q.limit - out.length));
-      }
-      return out;
-    };
+    const dueItems = async (_: WorkKind, q: { before: Date; limit: number; perWorkspace?: number }) => duePage(db.values(), q);
     const pages: number[] = [];
     engine({
       kinds: [deliver],
