@@ -1,4 +1,4 @@
-// @suite pooled moved-clock
+// @suite pooled
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb } from "./client";

@@ -1,4 +1,4 @@
-// @suite pooled moved-clock
+// @suite pooled
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { InngestDouble, type Run } from "../../test/fakes/inngest-double";

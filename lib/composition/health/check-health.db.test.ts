@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { describe, expect, it, onTestFinished } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { GET } from "../../../app/api/health/route";

@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { mcpClients } from "../../../test/helpers/mcp-client";

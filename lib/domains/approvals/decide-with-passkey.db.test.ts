@@ -1,4 +1,3 @@
-// @suite moved-clock
 // A decision is a fresh act of a person: a user-verified passkey assertion over a challenge
 // bound to this approval and verdict, single use and short-lived, from the member's own passkey.
 import { describe, expect, it } from "vitest";

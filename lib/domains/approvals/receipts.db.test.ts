@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newAgent, newKey, newMember, newWorkspace } from "../../../test/helpers/fixtures";

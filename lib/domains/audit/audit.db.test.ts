@@ -1,4 +1,4 @@
-// @suite pooled moved-clock
+// @suite pooled
 import { describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";

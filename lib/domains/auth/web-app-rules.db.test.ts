@@ -1,4 +1,3 @@
-// @suite moved-clock
 // The web app's rules in lib/: first run, invitations, roles, passkeys and sessions.
 // One file on purpose: first run depends on no account existing yet in the database, and
 // the test files of a Postgres run share one database.

@@ -1,4 +1,4 @@
-// @suite pooled moved-clock
+// @suite pooled
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, inArray, sql } from "drizzle-orm";
 import { newWorkspace } from "../../../test/helpers/fixtures";

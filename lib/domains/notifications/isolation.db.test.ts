@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "../../../db/client";

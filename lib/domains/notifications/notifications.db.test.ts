@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../../../db/client";

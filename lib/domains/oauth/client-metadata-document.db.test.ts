@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import https from "node:https";
 import fs from "node:fs";

@@ -1,4 +1,3 @@
-// @suite moved-clock
 // SCIM 2.0 at /scim/v2 over real HTTP, as Okta and Microsoft Entra ID call it: the requests each
 // sends to create, find, replace, patch and delete people and groups; racing creates; and what
 // deprovisioning ends (sessions, live streams, pending votes) and keeps (past decisions, the audit chain).

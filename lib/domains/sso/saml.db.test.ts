@@ -1,4 +1,3 @@
-// @suite moved-clock
 // SSO with SAML 2.0 per workspace (docs/sso.md): connections from IdP metadata, our SP metadata, and
 // the whole sign-in over real HTTP against a real SAML identity provider (samlify on loopback).
 import { inflateRawSync } from "node:zlib";

@@ -1,4 +1,3 @@
-// @suite moved-clock
 // SSO with OpenID Connect per workspace (docs/sso.md): connections, DNS-verified domains, and the
 // whole sign-in over real HTTP against a real identity provider (oidc-provider on loopback).
 import http from "node:http";

@@ -1,4 +1,4 @@
-// @suite pooled moved-clock
+// @suite pooled
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";

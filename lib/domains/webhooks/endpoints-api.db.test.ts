@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";

@@ -1,4 +1,4 @@
-// @suite pooled moved-clock
+// @suite pooled
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveApiForTests } from "../../../test/helpers/api-client";

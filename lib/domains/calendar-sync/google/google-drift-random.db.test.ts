@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { describe, it } from "vitest";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { linkedCalendar, withFakeGoogle } from "../../../../test/helpers/google";

@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../../../db/client";

@@ -1,4 +1,3 @@
-// @suite moved-clock
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
