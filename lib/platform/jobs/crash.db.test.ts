@@ -129,7 +129,7 @@ describe.runIf(process.env.AGENTDRAFT_TEST_DB === "postgres")("a crash mid-load"
 
     for (const child of producers) {
       await child.go();
-      const target = acked.size + 200;
+      const target = acked.size + 100;
       while (acked.size < target) await new Promise((r) => setTimeout(r, 10));
       child.process.kill("SIGKILL");
       await killed(child.process);
