@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { createEngine, type Engine } from "./engine";
 import type { WorkItem, WorkKind } from "./work";
 import { duePage } from "../../../test/helpers/work-page";
+import { until } from "../../../test/helpers/until";
 
 // How the engine catches up after a restart (lib/platform/jobs/crash.db.test.ts is the whole story
 // on Postgres): it reads a backlog about once, and wakes when a dead process's lease ends, not at
@@ -13,13 +14,6 @@ const engines: Engine[] = [];
 afterEach(async () => {
   await Promise.all(engines.splice(0).map((e) => e.stop(100)));
 });
-async function until(check: () => boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await sleep(5);
-  }
-}
 
 /** A table of items: due times as the source query lists them (a leased row is due when its lease ends). */
 function store(db: Map<string, WorkItem>) {
@@ -94,7 +88,7 @@ describe("the engine catching up", () => {
         done++;
       },
     });
-    await until(() => done === 3_000, 60_000);
+    await until(() => done === 3_000);
     const { reads } = engine.stats();
     expect(reads.added).toBe(3_000); // each read into memory once
     // A page is 400 (4 × the pool); the next is read when fewer than 100 are queued: at most a

@@ -5,6 +5,7 @@ import { createEngine, type Engine, type EngineOptions } from "./engine";
 import type { RunnerLock } from "./runner-lock";
 import type { WorkItem, WorkKind, WorkOutcome } from "./work";
 import { duePage } from "../../../test/helpers/work-page";
+import { until } from "../../../test/helpers/until";
 
 // The engine's scheduling alone: kinds are plain functions and the "database" is an in-memory
 // list, so these tests are about order, limits and isolation. The engine against a real
@@ -40,13 +41,6 @@ afterEach(async () => {
   await Promise.all(engines.splice(0).map((e) => e.stop(100)));
 });
 
-async function until(check: () => boolean, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await sleep(5);
-  }
-}
 
 describe("the embedded engine", () => {
   it("keeps a hanging tenant to its own limit: another tenant's work runs at once", async () => {
@@ -200,7 +194,7 @@ describe("the embedded engine", () => {
         },
       },
     });
-    await until(() => done.length === 3000, 30_000);
+    await until(() => done.length === 3000);
     // The whole backlog was read page by page as the pool ran low (64 items a page), not a page
     // per refill interval (which took over 20 s at 500 ms, and would never end here).
     expect(pages.length).toBeGreaterThanOrEqual(Math.ceil(3000 / 64));
