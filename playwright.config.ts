@@ -99,7 +99,11 @@ export default defineConfig({
   // bound how long a real failure takes to report.
   timeout: 180_000,
   expect: { timeout: 30_000 },
-  workers: 1,
+  // Two workers: the every-page check (serial, its own server) takes about half the run, and the
+  // other stories (each on a server of its own, or independent of one another on the main one)
+  // fill the other worker; with one, a browser waiting on a server left the second core idle.
+  // Tests within a file run in order (fullyParallel off). E2E_WORKERS=1 runs them one at a time.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   reporter: [["list"]],
   use: {
