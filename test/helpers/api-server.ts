@@ -114,6 +114,12 @@ export async function startApiServer(): Promise<{ url: string; close: () => Prom
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // Stops listening and cuts every connection still open: an event stream a test left open would
+    // otherwise hold the file's end for its whole life (a minute in the stream tests), idle.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
