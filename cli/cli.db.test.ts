@@ -111,17 +111,22 @@ describe.runIf(process.env.AGENTDRAFT_TEST_DB === "pglite")("bin/agentdraft.mjs"
   const run = promisify(execFile);
   const bin = path.resolve("bin/agentdraft.mjs");
 
-  it("migrates and creates records on the embedded database, and refuses a database another process holds", async () => {
+  // One fresh data directory, as an operator meets it before any `npm run dev` or `db migrate`
+  // (each process start loads the app and the embedded database: a few seconds, so few of them).
+  it("migrates a fresh embedded database before the first write, says so, then works as usual, and refuses a database another process holds", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agentdraft-cli-"));
-    const env = { ...process.env, DATABASE_URL: "", AGENTDRAFT_DATA_DIR: path.join(dir, "db") };
-    delete (env as Record<string, string | undefined>).DATABASE_URL;
+    const env: NodeJS.ProcessEnv = { ...process.env, AGENTDRAFT_DATA_DIR: path.join(dir, "db") };
+    delete env.DATABASE_URL;
     try {
+      const ws = await run("node", [bin, "workspace", "create", "--name", "First run", "--json"], { env });
+      expect(ws.stderr).toMatch(/^Migrated the embedded database in .*db \(\d+ migrations, latest \d{4}_\w+\)\.$/m);
+      expect(JSON.parse(ws.stdout)).toMatchObject({ object: "workspace", name: "First run", id: expect.stringMatching(/^ws_/) });
+
+      const agent = await run("node", [bin, "agent", "create", "--workspace", JSON.parse(ws.stdout).id, "--name", "scout", "--json"], { env });
+      expect(agent.stderr).toBe(""); // migrated once: nothing more to say
+      expect(JSON.parse(agent.stdout)).toMatchObject({ object: "agent", name: "scout" });
       const migrated = await run("node", [bin, "db", "migrate", "--json"], { env });
       expect(JSON.parse(migrated.stdout)).toMatchObject({ driver: "pglite", pending: [] });
-      const ws = JSON.parse((await run("node", [bin, "workspace", "create", "--name", "Disk", "--json"], { env })).stdout);
-      const status = await run("node", [bin, "db", "status"], { env });
-      expect(status.stdout).toContain("Pending: none");
-      expect(ws.id).toMatch(/^ws_/);
 
       const release = lockDataDir(path.join(dir, "db")); // as a running server would
       try {
@@ -132,6 +137,7 @@ describe.runIf(process.env.AGENTDRAFT_TEST_DB === "pglite")("bin/agentdraft.mjs"
       } finally {
         release();
       }
+      expect((await run("node", [bin, "db", "status"], { env })).stdout).toContain("Pending: none");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

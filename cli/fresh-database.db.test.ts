@@ -1,6 +1,4 @@
 import { execFile } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -11,27 +9,8 @@ const run = promisify(execFile);
 const bin = path.resolve("bin/agentdraft.mjs");
 type Failed = { code: number; stdout: string; stderr: string };
 
-/** The CLI as an operator runs it, in its own process, before any `npm run dev` or `db migrate`. */
-describe.runIf(process.env.AGENTDRAFT_TEST_DB === "pglite")("the CLI on a fresh embedded data directory", () => {
-  it("migrates it before the first write, says so, and then works as usual", { timeout: 120_000 }, async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agentdraft-fresh-"));
-    const env: NodeJS.ProcessEnv = { ...process.env, AGENTDRAFT_DATA_DIR: path.join(dir, "data") };
-    delete env.DATABASE_URL;
-    try {
-      const ws = await run("node", [bin, "workspace", "create", "--name", "First run", "--json"], { env });
-      expect(ws.stderr).toMatch(/^Migrated the embedded database in .*data \(\d+ migrations, latest \d{4}_\w+\)\.$/m);
-      expect(JSON.parse(ws.stdout)).toMatchObject({ object: "workspace", name: "First run" });
-
-      const agent = await run("node", [bin, "agent", "create", "--workspace", JSON.parse(ws.stdout).id, "--name", "scout", "--json"], { env });
-      expect(agent.stderr).toBe(""); // migrated once: nothing more to say
-      expect(JSON.parse(agent.stdout)).toMatchObject({ object: "agent", name: "scout" });
-      expect((await run("node", [bin, "db", "status"], { env })).stdout).toContain("Pending: none");
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
+// The CLI as an operator runs it, in its own process, on a database server nobody migrated yet.
+// (On a fresh embedded data directory it migrates by itself: cli.db.test.ts.)
 describe.runIf(process.env.AGENTDRAFT_TEST_DB === "postgres")("the CLI on an empty database server", () => {
   it("writes nothing and says exactly what to run", { timeout: 120_000 }, async () => {
     const db = await getDb();
