@@ -70,6 +70,40 @@ describe("the engine catching up", () => {
     expect(reads.next).toBeLessThanOrEqual(6);
   });
 
+  it("does not take from a page what finished while the page was read (the snapshot showed it still due)", async () => {
+    // A page's query sees the table as it was when it began; the runs that end while it is read
+    // commit after that. 1,200 due items, 5 ms each, and every page read takes 40 ms.
+    const db = new Map<string, WorkItem>();
+    for (let i = 0; i < 1200; i++) db.set(`item-${i}`, { id: `item-${i}`, workspaceId: `ws-${i % 12}`, key: null, dueAt: new Date(Date.now() - 60_000 + i) });
+    const runs = new Map<string, number>();
+    const k: WorkKind = {
+      name: "deliver",
+      source: () => sql`select 1`,
+      limits: { perWorkspace: 24, timeoutMs: 5_000 },
+      run: async (i) => {
+        runs.set(i.id, (runs.get(i.id) ?? 0) + 1);
+        await sleep(5);
+        db.delete(i.id);
+      },
+    };
+    const s = store(db);
+    const slowReads = {
+      ...s,
+      dueItems: async (kind: WorkKind, q: { before: Date; limit: number; perWorkspace?: number }) => {
+        const snapshot = await s.dueItems(kind, q);
+        await sleep(40);
+        return snapshot;
+      },
+    };
+    const e = createEngine({ kinds: [k], crons: [], concurrency: 100, idlePollMs: 60_000, acquireLock: async () => ({ release: async () => {}, lost: () => false }), log: () => {}, store: slowReads });
+    engines.push(e);
+    e.start();
+    await until(() => db.size === 0 && e.stats().running === 0);
+    expect([...runs.values()].filter((n) => n > 1)).toEqual([]);
+    expect(runs.size).toBe(1200);
+    expect(e.stats().reads.added).toBe(1200);
+  });
+
   it("reads a backlog about once: each page brings mostly work it did not hold", async () => {
     // What a crash leaves: 3,000 due deliveries, half of them one tenant's, each workspace one
     // endpoint (16 at once per endpoint, 24 per workspace), the production pool of 100.

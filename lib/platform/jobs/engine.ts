@@ -68,6 +68,12 @@ export function createEngine(o: EngineOptions) {
   const inFlight = new Set<Promise<unknown>>();
   /** Reads of due items: pages, rows in them, and rows that were new to the engine (what catching up costs). */
   const reads = { pages: 0, rows: 0, added: 0 };
+  /**
+   * Items that finished while a page of due items was being read: the page's snapshot may still
+   * show them due (their outcome committed after it was taken), so they are not taken from it:
+   * a backlog's item is read into memory once.
+   */
+  let finishedDuringRead: Set<string> | null = null;
 
   const entryKey = (kind: string, id: string) => `${kind}\u0000${id}`;
   const groupKey = (kind: string, workspaceId: string) => `${kind}|${workspaceId}`;
@@ -169,6 +175,7 @@ export function createEngine(o: EngineOptions) {
       })
       .finally(() => {
         running.delete(e.key);
+        finishedDuringRead?.add(e.key);
         bump(perWorkspace, g, -1);
         bump(perKind, e.kind.name, -1);
         if (k) bump(perKey, k, -1);
@@ -229,15 +236,23 @@ export function createEngine(o: EngineOptions) {
           continue;
         }
         const limit = o.concurrency * 4;
+        finishedDuringRead = new Set();
         const items = await store.dueItems(kind, { before: now, limit });
+        const finished = finishedDuringRead;
+        finishedDuringRead = null;
         let added = 0;
+        let stale = 0;
         for (const item of items) {
           const key = entryKey(kind.name, item.id);
-          if (!running.has(key) && enqueue(kind, item)) added++;
+          if (finished.has(key)) stale++;
+          else if (!running.has(key) && enqueue(kind, item)) added++;
         }
         reads.pages++;
         reads.rows += items.length;
         reads.added += added;
+        // Whether a finished one is due again (a failure, a retry kept in the database), the next
+        // read says, a refill interval from now.
+        if (stale > 0) earliest = Math.min(earliest, now.getTime());
         // A full page that brought new work: more waits behind it (what a crash or another process
         // left). The next page is read when fewer of the kind are queued than the pool runs at once
         // (pump), not on a clock: a backlog drains at full speed and is read about once (a page
@@ -257,6 +272,7 @@ export function createEngine(o: EngineOptions) {
     })()
       .catch((err) => {
         log("could not read due work", err);
+        finishedDuringRead = null;
         catchingUp.clear();
         nextRefillAt = Date.now() + o.idlePollMs;
       })
