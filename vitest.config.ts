@@ -79,6 +79,8 @@ export default defineConfig({
               test: {
                 name: "postgres",
                 maxWorkers: serverWorkers,
+                // A pool size of its own: it runs after the embedded projects (vitest runs a group at a time).
+                sequence: { groupOrder: 1 },
                 include: dbTests,
                 env: { AGENTDRAFT_TEST_DB: "postgres" },
                 globalSetup: ["test/global-setup-postgres.ts"],
@@ -94,6 +96,7 @@ export default defineConfig({
               test: {
                 name: "pooled",
                 maxWorkers: serverWorkers,
+                sequence: { groupOrder: 2 },
                 include: marked("pooled", true),
                 env: { AGENTDRAFT_TEST_DB: "pooled" },
                 globalSetup: ["test/global-setup-postgres.ts"],
