@@ -68,6 +68,8 @@ export function createEngine(o: EngineOptions) {
   const inFlight = new Set<Promise<unknown>>();
   /** Reads of due items: pages, rows in them, and rows that were new to the engine (what catching up costs). */
   const reads = { pages: 0, rows: 0, added: 0 };
+  /** The same, per kind of work. */
+  const readsByKind = new Map<string, { pages: number; rows: number; added: number }>();
   /**
    * Items that finished while a page of due items was being read: the page's snapshot may still
    * show them due (their outcome committed after it was taken), so they are not taken from it:
@@ -250,6 +252,8 @@ export function createEngine(o: EngineOptions) {
         reads.pages++;
         reads.rows += items.length;
         reads.added += added;
+        const ofKind = readsByKind.get(kind.name) ?? { pages: 0, rows: 0, added: 0 };
+        readsByKind.set(kind.name, { pages: ofKind.pages + 1, rows: ofKind.rows + items.length, added: ofKind.added + added });
         // Whether a finished one is due again (a failure, a retry kept in the database), the next
         // read says, a refill interval from now.
         if (stale > 0) earliest = Math.min(earliest, now.getTime());
@@ -384,7 +388,7 @@ export function createEngine(o: EngineOptions) {
       lock = null;
     },
     /** What the engine holds now (health, tests). */
-    stats: () => ({ queued, running: running.size, locked: lock !== null, reads: { ...reads } }),
+    stats: () => ({ queued, running: running.size, locked: lock !== null, reads: { ...reads }, readsByKind: Object.fromEntries(readsByKind) }),
   };
 }
 
