@@ -1,10 +1,10 @@
 import { defineConfig } from "vitest/config";
 import os from "node:os";
 import path from "node:path";
-import { filesMarked } from "./test/suites.mjs";
+import { filesMarked, filesMocking } from "./test/suites.mjs";
 
 // Four projects. `unit`: tests that need no database. `pglite`: every `*.db.test.ts` on the
-// embedded database (PGlite in memory, fresh per file). `postgres`: the same database tests
+// embedded database (PGlite in memory, as new for each file). `postgres`: the same database tests
 // again, when TEST_DATABASE_URL names a server, each file on a database of its own copied from
 // the run's migrated template. `pooled`: when TEST_POOLED_DATABASE_URL names a PgBouncer
 // (transaction mode) in front of that server, the files marked `// @suite pooled` once more,
@@ -29,12 +29,19 @@ const marked = (name: "pooled" | "moved-clock", db: boolean) =>
     .map(literal);
 
 // Test files share their worker's loaded modules (isolate: false) in every project: importing the
-// app again for every file was half of the suite's CPU. Each file still gets a fresh database (the
-// setup file closes the last one and opens a new one: from the run's migrated snapshot on PGlite,
-// a copy of the run's migrated template on a server) and fresh workspaces; a file that changes
-// process.env puts it back (the run fails if it does not), and a file that starts background work
-// stops it.
+// app again for every file was half of the suite's CPU. Each file still starts on a database equal
+// to the run's migrated one (on PGlite the worker's database put back to the run's snapshot, or a
+// new one opened from it: test/pglite-reset.ts; on a server, a copy of the run's migrated template)
+// and makes fresh workspaces; a file that changes process.env puts it back (the run fails if it
+// does not), and a file that starts background work stops it.
 const database = { setupFiles: ["test/setup-db.ts"], isolate: false };
+// The unit files the same way (half their CPU was importing modules again for every file), except
+// those that replace a module with vi.mock: a mock must not leak into the next file in the worker,
+// so they run isolated (`unit-mocks`).
+const mocking = filesMocking(root).filter((f) => !f.endsWith(".db.test.ts")).map(literal);
+// A unit test never opens a database; if one did, it would be in memory, not in .data/.
+const unitEnv = { AGENTDRAFT_DATA_DIR: "memory://" };
+const unitFiles = suite ? marked("moved-clock", false) : ["**/*.test.ts"];
 // The server projects wait on sockets most of the time: one more worker than the embedded run.
 const serverWorkers = Math.max(3, os.availableParallelism());
 
@@ -56,11 +63,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: {
-          name: "unit",
-          include: suite ? marked("moved-clock", false) : ["**/*.test.ts"],
-          exclude: [...dbTests, ...outside],
-        },
+        test: { name: "unit", include: unitFiles, exclude: [...dbTests, ...outside, ...mocking], setupFiles: ["test/setup-unit.ts"], isolate: false, env: unitEnv },
+      },
+      {
+        extends: true,
+        test: { name: "unit-mocks", include: suite ? unitFiles.filter((f) => mocking.includes(f)) : mocking, exclude: [...dbTests, ...outside], env: unitEnv },
       },
       {
         extends: true,

@@ -93,6 +93,16 @@ export async function stopNamedStatements(): Promise<void> {
   (await opened()).named = false;
 }
 
+/**
+ * The open embedded database's PGlite, or undefined when none is open (this never opens one). The
+ * test setup resets it between test files instead of opening another (test/pglite-reset.ts).
+ */
+export async function openPglite(): Promise<import("@electric-sql/pglite").PGlite | undefined> {
+  const o = await globalForDb.__agentdraftDb?.catch(() => undefined);
+  if (o?.driver !== "pglite") return undefined;
+  return (o.db as unknown as { $client: import("@electric-sql/pglite").PGlite }).$client;
+}
+
 export async function closeDb(): Promise<void> {
   const p = globalForDb.__agentdraftDb;
   globalForDb.__agentdraftDb = undefined;

@@ -1,8 +1,10 @@
 import { afterAll, inject } from "vitest";
 import { resetEnvCache } from "../lib/platform/config/env";
-import { closeDb } from "../db/client";
+import { closeDb, openPglite } from "../db/client";
+import { resetToSnapshot } from "./pglite-reset";
 import { startNeonWsProxy } from "./helpers/neon-ws-proxy";
 import { onServer } from "./global-setup-postgres";
+import { guardProcessEnv } from "./env-guard";
 
 // Each test file gets a fresh database of its own: an in-memory PGlite started from the run's
 // migrated snapshot (test/global-setup-pglite.ts), or a copy of the run's migrated template
@@ -12,10 +14,18 @@ import { onServer } from "./global-setup-postgres";
 // Tests isolate themselves further with a fresh workspace each. The snapshot and the template are
 // migrated once per run (migrations and function files), so a file's database needs no migrating.
 const mode = process.env.AGENTDRAFT_TEST_DB;
-// The last file of this worker closed its database in its afterAll; work it left finishing after
-// that (a response's after-work, a sealer's kick) may have opened it again, on that file's URL.
-// Dropped here, so this file's first getDb() opens this file's database, not the last one's.
-await closeDb();
+// On a server, the last file of this worker closed its database in its afterAll; work it left
+// finishing after that (a response's after-work, a sealer's kick) may have opened it again, on that
+// file's URL. Dropped here, so this file's first getDb() opens this file's database, not the last
+// one's. On PGlite the worker keeps its database and puts it back to the run's snapshot instead
+// (test/pglite-reset.ts: opening a new one per file was half the embedded run's CPU),
+// unless it cannot be: then it is closed, and this file's first getDb() opens a new one.
+const embedded = mode !== "postgres" && mode !== "pooled";
+if (!embedded) await closeDb();
+else {
+  const pg = await openPglite();
+  if (pg && !(await resetToSnapshot(pg, inject("pgliteSnapshotShape")))) await closeDb();
+}
 let proxy: Awaited<ReturnType<typeof startNeonWsProxy>> | undefined;
 if (mode === "postgres" || mode === "pooled") {
   // A database of this file's own, copied from the run's migrated template.
@@ -42,22 +52,15 @@ if (mode === "postgres" || mode === "pooled") {
 }
 resetEnvCache();
 
-// Test files share their worker's modules and process (vitest.config.ts: isolate false), so a
-// file must leave process.env as it found it: a setting it leaves behind would change the next
-// file's behaviour, depending on which worker it happens to share.
-const envAtStart = { ...process.env };
+// Registered before the afterAll below, so it runs after it (hooks run as a stack): the database
+// is closed first, then process.env checked and put back.
+guardProcessEnv();
 
 afterAll(async () => {
-  await closeDb();
+  // The embedded database stays open for the worker's next file, which resets it.
+  if (!embedded) await closeDb();
   await proxy?.close();
   // The file's database is dropped with the run's template (test/global-setup-postgres.ts), after
   // every worker has exited: dropping it here, with (force), cut connections that work the file
   // started was still closing (unhandled errors that fail the run).
-  const changed = Object.keys({ ...envAtStart, ...process.env }).filter((k) => envAtStart[k] !== process.env[k]);
-  for (const k of changed) {
-    if (envAtStart[k] === undefined) delete process.env[k];
-    else process.env[k] = envAtStart[k];
-  }
-  resetEnvCache();
-  if (changed.length > 0) throw new Error(`This test file left process.env changed (${changed.join(", ")}): restore what it sets in an afterAll.`);
 });

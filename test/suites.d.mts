@@ -6,3 +6,5 @@ export declare function suitesOf(file: string, text?: string): Suite[];
 export declare function testFiles(root: string): string[];
 /** The test files under root marked for a suite, relative to root. */
 export declare function filesMarked(root: string, suite: Suite): string[];
+/** The test files under root that replace a module with `vi.mock` or `vi.doMock`, relative to root. */
+export declare function filesMocking(root: string): string[];

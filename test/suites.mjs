@@ -68,3 +68,12 @@ export function testFiles(root) {
 export function filesMarked(root, suite) {
   return testFiles(root).filter((f) => suitesOf(path.join(root, f)).includes(suite));
 }
+
+/**
+ * The test files under root that replace a module with `vi.mock` or `vi.doMock`, relative to root.
+ * @param {string} root
+ * @returns {string[]}
+ */
+export function filesMocking(root) {
+  return testFiles(root).filter((f) => /\bvi\.(do)?[mM]ock\(/.test(fs.readFileSync(path.join(root, f), "utf8")));
+}
