@@ -34,6 +34,8 @@ const EDITED_SINCE = new Set([
   "agentdraft_change_hold",
   "agentdraft_hold_json",
   "agentdraft_place_hold",
+  // Ending a message claim names it (issue #48).
+  "agentdraft_claim_message",
 ]);
 
 /** The files added after the versioned migrations: no migration made their functions (their history: `git log -p db/functions/<name>.sql`). */

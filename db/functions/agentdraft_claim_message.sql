@@ -8,9 +8,10 @@
 -- message_claimed}, unless p_claim_id names it and the key is the claiming one (renewed); a
 -- p_claim_id that names no live claim → {error: claim_not_active} (it lapsed: the worker must know);
 -- a completed message → {error: message_completed}; a claim past its TTL is recorded expired and the
--- message taken again. release/complete: only the live claim's key, and with p_claim_id only that
--- claim (without it, the key's claim: older clients). Agent-bound keys reach only their agent's
--- inboxes. Returns {claim, deliveries, changed} or {error: {code, claim?}}.
+-- message taken again. release/complete: only the claim p_claim_id names, with the key that made it;
+-- without p_claim_id → {error: claim_id_required} (workers sharing a key must not end each other's
+-- claims, #48). Agent-bound keys reach only their agent's inboxes. Returns {claim, deliveries,
+-- changed} or {error: {code, claim?}}.
 -- The seven-argument form comes first: the five-argument one (LANGUAGE sql, checked when it is
 -- created) calls it.
 CREATE OR REPLACE FUNCTION agentdraft_claim_message(p_actor jsonb, p_id text, p_message_id text, p_action text, p_ttl integer, p_claim_id text, p_worker text)
@@ -40,8 +41,12 @@ BEGIN
     PERFORM agentdraft_audit(jsonb_build_object('workspace_id', v_ws, 'type', 'system', 'id', 'claim-expiry'), c.agent_id, 'message.claim_expired', 'message', p_message_id,
       jsonb_build_object('claim_id', c.id, 'expired_at', agentdraft_iso(c.expires_at)));
   END IF;
-  -- This worker's claim: the key that made it, and the claim's id when the caller names one (a claim must).
-  v_mine := coalesce(c.id IS NOT NULL AND c.api_key_id = v_key AND (p_claim_id = c.id OR (p_claim_id IS NULL AND p_action <> 'claim')), false);
+  -- Ending a claim names it: the key alone is every worker that shares it.
+  IF p_action <> 'claim' AND p_claim_id IS NULL THEN
+    RETURN jsonb_build_object('error', jsonb_build_object('code', 'claim_id_required', 'claim', CASE WHEN c.id IS NOT NULL THEN agentdraft_claim_json(c) END));
+  END IF;
+  -- This worker's claim: the key that made it, and the claim's id.
+  v_mine := coalesce(c.id IS NOT NULL AND c.api_key_id = v_key AND p_claim_id = c.id, false);
   IF c.id IS NOT NULL AND c.status = 'completed' THEN
     IF p_action = 'complete' AND v_mine THEN
       RETURN jsonb_build_object('claim', to_jsonb(c), 'deliveries', '[]'::jsonb, 'changed', false);
@@ -79,7 +84,7 @@ END $function$;
 
 -- The five-argument form, which instances still running the previous release call during a deploy:
 -- it has no claim id, so a second claim from the same key no longer renews (it is refused as another
--- worker's); ending a claim is by its key, as before.
+-- worker's), and ending a claim is refused (claim_id_required).
 CREATE OR REPLACE FUNCTION agentdraft_claim_message(p_actor jsonb, p_id text, p_message_id text, p_action text, p_ttl integer)
  RETURNS jsonb
  LANGUAGE sql

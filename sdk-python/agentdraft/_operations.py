@@ -1050,9 +1050,9 @@ class Operations(_SyncBase):
     def release_message_claim(self, id: str, body: Optional["ReleaseMessageClaimBody"] = None, *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> "MessageClaim":
         """Give a claimed message back, unhandled
 
-        Only the claiming worker: send `claim_id` (without it, the key's live claim is released, for older
-        clients). 409 message_claimed while another worker's claim is live, claim_not_active when there is
-        no live claim of yours.
+        Only the claiming worker, naming its claim with `claim_id` (required: without it, 409
+        claim_id_required, since workers sharing a key are told apart only by it). 409 message_claimed while
+        another worker's claim is live, claim_not_active when the claim named is not live.
 
         POST /v1/messages/{id}/release
         """
@@ -1061,8 +1061,9 @@ class Operations(_SyncBase):
     def complete_message_claim(self, id: str, body: Optional["CompleteMessageClaimBody"] = None, *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> "MessageClaim":
         """Mark a claimed message handled: nobody can claim it again
 
-        Only the claiming worker, while its claim is live: send `claim_id` (without it, the key's live
-        claim, for older clients). Completing twice answers the completed claim again.
+        Only the claiming worker, while its claim is live, naming it with `claim_id` (required: without it,
+        409 claim_id_required, since workers sharing a key are told apart only by it). Completing twice with
+        the same claim_id answers the completed claim again.
 
         POST /v1/messages/{id}/complete
         """
@@ -2126,9 +2127,9 @@ class AsyncOperations(_AsyncBase):
     async def release_message_claim(self, id: str, body: Optional["ReleaseMessageClaimBody"] = None, *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> "MessageClaim":
         """Give a claimed message back, unhandled
 
-        Only the claiming worker: send `claim_id` (without it, the key's live claim is released, for older
-        clients). 409 message_claimed while another worker's claim is live, claim_not_active when there is
-        no live claim of yours.
+        Only the claiming worker, naming its claim with `claim_id` (required: without it, 409
+        claim_id_required, since workers sharing a key are told apart only by it). 409 message_claimed while
+        another worker's claim is live, claim_not_active when the claim named is not live.
 
         POST /v1/messages/{id}/release
         """
@@ -2137,8 +2138,9 @@ class AsyncOperations(_AsyncBase):
     async def complete_message_claim(self, id: str, body: Optional["CompleteMessageClaimBody"] = None, *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> "MessageClaim":
         """Mark a claimed message handled: nobody can claim it again
 
-        Only the claiming worker, while its claim is live: send `claim_id` (without it, the key's live
-        claim, for older clients). Completing twice answers the completed claim again.
+        Only the claiming worker, while its claim is live, naming it with `claim_id` (required: without it,
+        409 claim_id_required, since workers sharing a key are told apart only by it). Completing twice with
+        the same claim_id answers the completed claim again.
 
         POST /v1/messages/{id}/complete
         """

@@ -1644,12 +1644,12 @@ class ClaimMessageBody(TypedDict):
 
 
 class ReleaseMessageClaimBody(TypedDict):
-    #: the id of your claim (from the claim): only that claim is ended. Send it; without it the
-    #: key's live claim is ended (older clients)
+    #: the id of your claim (from the claim): only that claim is ended. Required: without it, 409
+    #: claim_id_required
     claim_id: NotRequired[str]
 
 
 class CompleteMessageClaimBody(TypedDict):
-    #: the id of your claim (from the claim): only that claim is ended. Send it; without it the
-    #: key's live claim is ended (older clients)
+    #: the id of your claim (from the claim): only that claim is ended. Required: without it, 409
+    #: claim_id_required
     claim_id: NotRequired[str]

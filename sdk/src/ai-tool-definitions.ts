@@ -2498,7 +2498,7 @@ export const TOOL_DEFINITIONS = [
   {
     "name": "release_message",
     "title": "Release a claimed message",
-    "description": "Give a message you claimed back, unhandled: another worker may claim it. Fails with claim_not_active if you hold no live claim.",
+    "description": "Give a message you claimed back, unhandled: another worker may claim it. Name your claim with claim_id (required: claim_id_required without it). Fails with claim_not_active if that claim is no longer live.",
     "annotations": {
       "readOnlyHint": false,
       "destructiveHint": false,
@@ -2515,7 +2515,7 @@ export const TOOL_DEFINITIONS = [
           "description": "msg_..."
         },
         "claim_id": {
-          "description": "the id of your claim (from the claim): only that claim is ended. Send it; without it the key's live claim is ended (older clients)",
+          "description": "the id of your claim (from the claim): only that claim is ended. Required: without it, 409 claim_id_required",
           "type": "string",
           "pattern": "^mclm_[0-9a-hjkmnp-tv-z]{26}$"
         },
@@ -2534,7 +2534,7 @@ export const TOOL_DEFINITIONS = [
   {
     "name": "complete_message",
     "title": "Complete a claimed message",
-    "description": "Mark a message you claimed as handled: nobody can claim it again.",
+    "description": "Mark a message you claimed as handled: nobody can claim it again. Name your claim with claim_id (required: claim_id_required without it).",
     "annotations": {
       "readOnlyHint": false,
       "destructiveHint": false,
@@ -2551,7 +2551,7 @@ export const TOOL_DEFINITIONS = [
           "description": "msg_..."
         },
         "claim_id": {
-          "description": "the id of your claim (from the claim): only that claim is ended. Send it; without it the key's live claim is ended (older clients)",
+          "description": "the id of your claim (from the claim): only that claim is ended. Required: without it, 409 claim_id_required",
           "type": "string",
           "pattern": "^mclm_[0-9a-hjkmnp-tv-z]{26}$"
         },

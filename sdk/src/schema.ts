@@ -1310,7 +1310,7 @@ export interface paths {
         put?: never;
         /**
          * Give a claimed message back, unhandled
-         * @description Only the claiming worker: send `claim_id` (without it, the key's live claim is released, for older clients). 409 message_claimed while another worker's claim is live, claim_not_active when there is no live claim of yours.
+         * @description Only the claiming worker, naming its claim with `claim_id` (required: without it, 409 claim_id_required, since workers sharing a key are told apart only by it). 409 message_claimed while another worker's claim is live, claim_not_active when the claim named is not live.
          */
         post: operations["releaseMessageClaim"];
         delete?: never;
@@ -1330,7 +1330,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a claimed message handled: nobody can claim it again
-         * @description Only the claiming worker, while its claim is live: send `claim_id` (without it, the key's live claim, for older clients). Completing twice answers the completed claim again.
+         * @description Only the claiming worker, while its claim is live, naming it with `claim_id` (required: without it, 409 claim_id_required, since workers sharing a key are told apart only by it). Completing twice with the same claim_id answers the completed claim again.
          */
         post: operations["completeMessageClaim"];
         delete?: never;
@@ -10126,7 +10126,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the id of your claim (from the claim): only that claim is ended. Send it; without it the key's live claim is ended (older clients) */
+                    /** @description the id of your claim (from the claim): only that claim is ended. Required: without it, 409 claim_id_required */
                     claim_id?: string;
                 };
             };
@@ -10232,7 +10232,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the id of your claim (from the claim): only that claim is ended. Send it; without it the key's live claim is ended (older clients) */
+                    /** @description the id of your claim (from the claim): only that claim is ended. Required: without it, 409 claim_id_required */
                     claim_id?: string;
                 };
             };

@@ -62,13 +62,16 @@ describe("MCP coordination tools", () => {
     const messageId = res.json.deliveries[0].message_id as string;
     const [c1, c2] = [await connect(w1), await connect(w2)];
     expect((await call(c1, "list_messages", { inbox_id: inbox.json.id, claimable: "true" })).structuredContent.data).toHaveLength(1);
-    expect((await call(c1, "claim_message", { message_id: messageId, ttl_seconds: 60 })).structuredContent.status).toBe("claimed");
+    const claimed = (await call(c1, "claim_message", { message_id: messageId, ttl_seconds: 60 })).structuredContent;
+    expect(claimed.status).toBe("claimed");
     const lost = await call(c2, "claim_message", { message_id: messageId, ttl_seconds: 60 });
     expect(lost.isError).toBe(true);
     expect(JSON.stringify(lost.content)).toContain("message_claimed");
     expect((await call(c2, "list_messages", { inbox_id: inbox.json.id, claimable: "true" })).structuredContent.data).toHaveLength(0);
-    expect((await call(c1, "complete_message", { message_id: messageId })).structuredContent.status).toBe("completed");
-    expect(JSON.stringify((await call(c2, "release_message", { message_id: messageId })).content)).toContain("message_completed");
+    // Ending a claim names it (#48): without claim_id, refused on every channel.
+    expect(JSON.stringify((await call(c1, "complete_message", { message_id: messageId })).content)).toContain("claim_id_required");
+    expect((await call(c1, "complete_message", { message_id: messageId, claim_id: claimed.id })).structuredContent.status).toBe("completed");
+    expect(JSON.stringify((await call(c2, "release_message", { message_id: messageId, claim_id: claimed.id })).content)).toContain("message_completed");
   });
 
   it("two sessions on one key are two workers: the second claim loses; only the claim's id renews and completes it", async () => {

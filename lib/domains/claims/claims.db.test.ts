@@ -46,7 +46,7 @@ describe("message claims", () => {
     expect(other.status).toBe(409);
     expect(other.json).toMatchObject({ code: "message_claimed", claim: { status: "claimed" } });
     expect(other.text).not.toContain("agent_id");
-    expect((await api(`/api/v1/messages/${messageId}/release`, { key: worker2, method: "POST" })).json.code).toBe("message_claimed");
+    expect((await end(worker2, messageId, "release", first.json.id)).json.code).toBe("message_claimed");
     // Claiming again with the claim's id renews it; without it, even with the same key, it is another worker's claim.
     const renewed = await api(`/api/v1/messages/${messageId}/claim`, { key: worker1, body: { ttl_seconds: 120, claim_id: first.json.id } });
     expect(renewed.json).toMatchObject({ id: first.json.id, ttl_seconds: 120 });
@@ -56,15 +56,15 @@ describe("message claims", () => {
     expect(await listed("?claimable=true")).toEqual([]);
     expect(await listed("")).toEqual([messageId]);
 
-    expect((await api(`/api/v1/messages/${messageId}/release`, { key: worker1, method: "POST" })).json.status).toBe("released");
+    expect((await end(worker1, messageId, "release", first.json.id)).json.status).toBe("released");
     expect(await listed("?claimable=true")).toEqual([messageId]);
     const second = await claim(worker2, messageId);
     expect(second.status).toBe(200);
     expect(second.json.id).not.toBe(first.json.id);
-    expect((await api(`/api/v1/messages/${messageId}/complete`, { key: worker1, method: "POST" })).json.code).toBe("message_claimed");
-    const done = await api(`/api/v1/messages/${messageId}/complete`, { key: worker2, method: "POST" });
+    expect((await end(worker1, messageId, "complete", second.json.id)).json.code).toBe("message_claimed");
+    const done = await end(worker2, messageId, "complete", second.json.id);
     expect(done.json).toMatchObject({ status: "completed", ended_at: expect.any(String) });
-    expect((await api(`/api/v1/messages/${messageId}/complete`, { key: worker2, method: "POST" })).status).toBe(200);
+    expect((await end(worker2, messageId, "complete", second.json.id)).status).toBe(200);
     expect((await claim(worker1, messageId)).json.code).toBe("message_completed");
     expect(await listed("?claimable=true")).toEqual([]);
 
@@ -94,19 +94,43 @@ describe("message claims", () => {
     expect((await end(shared, messageId, "complete", mine.id)).json.code).toBe("claim_not_active");
     const next = await claim(shared, messageId);
     expect(next.json.worker).toBeNull();
-    // Older clients end the key's live claim without claim_id.
-    expect((await end(shared, messageId, "complete")).json).toMatchObject({ id: next.json.id, status: "completed" });
+    expect((await end(shared, messageId, "complete", next.json.id)).json).toMatchObject({ id: next.json.id, status: "completed" });
     expect((await end(shared, messageId, "complete", next.json.id)).json).toMatchObject({ id: next.json.id, status: "completed" });
     expect((await end(shared, messageId, "complete", mine.id)).json.code).toBe("message_completed");
     expect((await api(`/api/v1/messages/${messageId}/claim`, { key: shared, body: { ttl_seconds: 60, worker: "" } })).status).toBe(400);
   });
 
+  it("ending a claim names it: a worker sharing the key cannot complete or release another's claim without its id (#48)", async () => {
+    const { worker1: shared, worker2: otherKey, messageId } = await setup();
+    const a = await api(`/api/v1/messages/${messageId}/claim`, { key: shared, body: { ttl_seconds: 60, worker: "worker-a" } });
+    expect(a.status).toBe(200);
+    expect((await api(`/api/v1/messages/${messageId}/claim`, { key: shared, body: { ttl_seconds: 60, worker: "worker-b" } })).json.code).toBe("message_claimed");
+    for (const action of ["complete", "release"] as const) {
+      for (const key of [shared, otherKey]) {
+        const r = await end(key, messageId, action);
+        expect(r.status).toBe(409);
+        // Named by its worker, status and expiry: never by its id, which is what proves the worker.
+        expect(r.json).toMatchObject({ code: "claim_id_required", claim: { status: "claimed", worker: "worker-a", expires_at: a.json.expires_at } });
+        expect(r.json.detail).toContain('worker "worker-a"');
+        expect(r.text).not.toContain(a.json.id);
+      }
+    }
+    // A's claim is untouched: still live, and A completes it by its id.
+    const db = await getDb();
+    expect((await db.select().from(messageClaims).where(eq(messageClaims.id, a.json.id)))[0]!.status).toBe("claimed");
+    expect((await end(shared, messageId, "complete", a.json.id)).json).toMatchObject({ id: a.json.id, status: "completed" });
+    // On a message nobody claimed, the answer is the same code.
+    const { worker1, messageId: free } = await setup();
+    expect((await end(worker1, free, "complete")).json).toMatchObject({ code: "claim_id_required" });
+  });
+
   it("an expired claim can be taken again (and its holder can no longer complete)", async () => {
     const { inbox, worker1, worker2, wide, messageId } = await setup();
-    expect((await claim(worker1, messageId, 1)).status).toBe(200);
+    const lapsed = await claim(worker1, messageId, 1);
+    expect(lapsed.status).toBe(200);
     await sleep(1100);
     expect((await api(`/api/v1/inboxes/${inbox.id}/messages?claimable=true`, { key: wide })).json.data).toHaveLength(1);
-    expect((await api(`/api/v1/messages/${messageId}/complete`, { key: worker1, method: "POST" })).json.code).toBe("claim_not_active");
+    expect((await end(worker1, messageId, "complete", lapsed.json.id)).json.code).toBe("claim_not_active");
     const retaken = await claim(worker2, messageId);
     expect(retaken.status).toBe(200);
     const db = await getDb();

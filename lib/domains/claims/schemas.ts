@@ -13,7 +13,7 @@ export const claimMessageInput = z.object({
 });
 
 export const endClaimInput = z.object({
-  claim_id: claimId.optional().describe("the id of your claim (from the claim): only that claim is ended. Send it; without it the key's live claim is ended (older clients)"),
+  claim_id: claimId.optional().describe("the id of your claim (from the claim): only that claim is ended. Required: without it, 409 claim_id_required"),
 });
 
 export const claimSchema = z

@@ -101,7 +101,7 @@ export const claimMessageTool = defineTool({
 export const releaseMessageTool = defineTool({
   name: "release_message",
   title: "Release a claimed message",
-  description: "Give a message you claimed back, unhandled: another worker may claim it. Fails with claim_not_active if you hold no live claim.",
+  description: "Give a message you claimed back, unhandled: another worker may claim it. Name your claim with claim_id (required: claim_id_required without it). Fails with claim_not_active if that claim is no longer live.",
   scope: "mail",
   input: { message_id: idArg("msg_..."), ...endClaimInput.shape, idempotency_key: idempotencyKeyArg },
   annotations: { ...WRITE, idempotentHint: true },
@@ -112,7 +112,7 @@ export const releaseMessageTool = defineTool({
 export const completeMessageTool = defineTool({
   name: "complete_message",
   title: "Complete a claimed message",
-  description: "Mark a message you claimed as handled: nobody can claim it again.",
+  description: "Mark a message you claimed as handled: nobody can claim it again. Name your claim with claim_id (required: claim_id_required without it).",
   scope: "mail",
   input: { message_id: idArg("msg_..."), ...endClaimInput.shape, idempotency_key: idempotencyKeyArg },
   annotations: { ...WRITE, idempotentHint: true },
