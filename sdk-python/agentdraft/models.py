@@ -1422,8 +1422,11 @@ class RequestApprovalBody(TypedDict):
     #: what exactly will be done, e.g. {type: "refund", order: 8812, amount: 120, currency: "EUR"};
     #: the receipt binds its canonical JSON's sha256
     action: NotRequired[Dict[str, Any]]
+    #: what kind of action: the action's own `type` when it has one (a different value is 400); the
+    #: rules of this class apply
     action_class: NotRequired[str]
-    #: in the currency's major unit
+    #: in the currency's major unit: the action's own numeric `amount` when it has one (a different
+    #: value is 400)
     amount: NotRequired[float]
     currency: NotRequired[str]
     expires_in_seconds: NotRequired[int]

@@ -1499,16 +1499,17 @@ export const TOOL_DEFINITIONS = [
           "additionalProperties": {}
         },
         "action_class": {
+          "description": "what kind of action: the action's own `type` when it has one (a different value is 400); the rules of this class apply",
           "type": "string",
           "minLength": 1,
           "maxLength": 64,
           "pattern": "^[a-z0-9_.:-]+$"
         },
         "amount": {
+          "description": "in the currency's major unit: the action's own numeric `amount` when it has one (a different value is 400)",
           "type": "number",
           "minimum": 0,
-          "maximum": 1000000000000000,
-          "description": "in the currency's major unit"
+          "maximum": 1000000000000000
         },
         "currency": {
           "type": "string",

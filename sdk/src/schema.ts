@@ -7125,8 +7125,9 @@ export interface operations {
                     action?: {
                         [key: string]: unknown;
                     };
+                    /** @description what kind of action: the action's own `type` when it has one (a different value is 400); the rules of this class apply */
                     action_class?: string;
-                    /** @description in the currency's major unit */
+                    /** @description in the currency's major unit: the action's own numeric `amount` when it has one (a different value is 400) */
                     amount?: number;
                     currency?: string;
                     expires_in_seconds?: number;

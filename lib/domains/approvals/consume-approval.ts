@@ -11,6 +11,7 @@ import { serializeApprovals } from "./serialize";
 import { matchPolicy } from "./policies";
 import { traceTaint } from "./trace-taint";
 import { actorTaint } from "./actor-taint";
+import { actionFacts } from "./action-class";
 
 /**
  * What the workspace rule that gates an action asks of the approval that pays for it, decided by
@@ -30,18 +31,25 @@ export const needOfGate = (policy: ApprovalPolicyRow, actionClass: string): Appr
 
 /**
  * For an action AgentDraft does not perform (POST /v1/approvals/{id}/consume): the rule that gates
- * the approval's own class and amount now, tainted if the spender is (its agent read untrusted
+ * the action's class and amount now (lib/domains/approvals/action-class.ts), tainted if the spender is (its agent read untrusted
  * mail, or its trace starts there) or the approval's trace is (a rule added or raised after the
  * approval opened counts). Null when no rule applies or the approval is not visible.
  */
 async function needNow(actor: Actor & { type: "key" }, id: string): Promise<ApprovalNeed | null> {
   const q = await queryable();
   const [a] = await q.select().from(approvals).where(and(eq(approvals.id, id), eq(approvals.workspaceId, actor.workspaceId)));
-  if (!a?.actionClass) return null;
+  if (!a) return null;
+  // The class and amount of the action itself (the one a person approved: consume spends only on
+  // it), else the approval's own; an approval labelled otherwise than its action, or opened before
+  // the server judged by the action (#48), then falls short: approval_insufficient, left unspent.
+  const seen = actionFacts(a.action as Record<string, unknown> | null);
+  const actionClass = seen.actionClass ?? a.actionClass;
+  if (!actionClass) return null;
+  const amount = seen.amount ?? (a.amount === null ? undefined : Number(a.amount));
   // The spender's taint (its agent's reads, or its trace), or the approval's own trace's.
   const tainted = (await actorTaint(actor)) !== null || (await traceTaint(actor.workspaceId, a.traceId)) !== null;
-  const policy = await matchPolicy(actor.workspaceId, a.actionClass, a.agentId, a.amount === null ? undefined : Number(a.amount), tainted);
-  return policy ? { policy: { id: policy.id, name: policy.name }, actionClass: a.actionClass, requiredApprovals: policy.requiredApprovals, expiresInSeconds: null } : null;
+  const policy = await matchPolicy(actor.workspaceId, actionClass, a.agentId, amount, tainted);
+  return policy ? { policy: { id: policy.id, name: policy.name }, actionClass, requiredApprovals: policy.requiredApprovals, expiresInSeconds: null } : null;
 }
 
 /** `created_at` is the opening transaction's start and `expires_at` is set within it: a minute covers the gap. */

@@ -115,6 +115,42 @@ describe("POST /v1/approvals/{id}/consume", () => {
     expect((await consume(again.id, { action: refund })).status).toBe(200);
   });
 
+  it("judges an approval by its action's own type and amount, whatever the agent labelled it (#48)", async () => {
+    const { workspace, key, approver, consume } = await setup();
+    await createPolicy(operatorActor(workspace.id), { name: "Refunds", action_class: "refund", required_approvals: 2 });
+    const open = (extra: Record<string, unknown>) =>
+      api("/api/v1/approvals", { key, body: { summary: "Refund order 8812", evidence: { order: 8812 }, action: refund, ...extra } });
+    // No label: the action's type is its class, and the rule's quorum applies.
+    const unlabelled = await open({});
+    expect(unlabelled.status, unlabelled.text).toBe(201);
+    expect(unlabelled.json).toMatchObject({ action_class: "refund", amount: 120, required_approvals: 2 });
+    await decideApproval(approver.actor, unlabelled.json.id, "approve");
+    // One vote of the two the rule asks: still pending, not spendable.
+    const short = await consume(unlabelled.json.id, { action: refund });
+    expect(short.status).toBe(409);
+    expect(short.json).toMatchObject({ code: "approval_not_approved", approval_status: "pending" });
+    // A label that contradicts the action is refused, and nothing is opened.
+    for (const extra of [{ action_class: "email" }, { amount: 5 }]) {
+      const r = await open(extra);
+      expect(r.status, r.text).toBe(400);
+      expect(r.json.code).toBe("validation_failed");
+    }
+    // An approval labelled otherwise than its action (opened before the server judged by the action):
+    // refused at consume whatever its votes, and left unspent.
+    const db = await getDb();
+    const legacy = await open({});
+    await db.update(approvals).set({ actionClass: "misc" }).where(eq(approvals.id, legacy.json.id));
+    await decideApproval(approver.actor, legacy.json.id, "approve");
+    await decideApproval((await newMember(workspace.id, "approver")).actor, legacy.json.id, "approve");
+    const mislabelled = await consume(legacy.json.id, { action: refund });
+    expect(mislabelled.status).toBe(409);
+    expect(mislabelled.json).toMatchObject({ code: "approval_insufficient", action_class: "refund", approval_action_class: "misc" });
+    expect((await db.select().from(approvals).where(eq(approvals.id, legacy.json.id)))[0]!.consumedAt).toBeNull();
+    // Two votes on a rightly classed approval: spent.
+    await decideApproval((await newMember(workspace.id, "approver")).actor, unlabelled.json.id, "approve");
+    expect((await consume(unlabelled.json.id, { action: refund })).status).toBe(200);
+  });
+
   it("50 concurrent consumes: exactly one succeeds, the others get approval_consumed", async () => {
     const { approved, consume } = await setup();
     const a = await approved();

@@ -17,6 +17,7 @@ import { APPROVAL_ESCALATE_KIND } from "./escalation";
 import { actionHash, evidenceHash, summaryHash } from "./receipts";
 import type { CreateApprovalInput } from "./schemas";
 import { bindHolds } from "./bound-holds";
+import { approvalFacts } from "./action-class";
 
 const DEFAULT_EXPIRY_SECONDS = 86400;
 
@@ -60,7 +61,9 @@ export async function createApproval(
 ): Promise<ApprovalRow> {
   const key = actor.type === "key" ? (actor as Actor & { type: "key" }) : null;
   const agentId = key ? key.agentId : forAgent;
-  const policy = await matchPolicy(actor.workspaceId, input.action_class, agentId, input.amount, key ? (await actorTaint(key)) !== null : false);
+  // Judged by what the action is (its type and amount), whatever the agent labelled it.
+  const facts = approvalFacts(input);
+  const policy = await matchPolicy(actor.workspaceId, facts.actionClass, agentId, facts.amount, key ? (await actorTaint(key)) !== null : false);
   const required = Math.max(input.required_approvals ?? 1, policy?.requiredApprovals ?? 1);
   const expiresIn = input.expires_in_seconds ?? policy?.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS;
   return transaction(async (tx) => {
@@ -78,8 +81,8 @@ export async function createApproval(
         evidenceSha256: evidenceHash(input.evidence),
         action: input.action ?? null,
         actionSha256: input.action ? actionHash(input.action) : null,
-        actionClass: input.action_class ?? null,
-        amount: input.amount === undefined ? null : String(input.amount),
+        actionClass: facts.actionClass ?? null,
+        amount: facts.amount === undefined ? null : String(facts.amount),
         currency: input.currency ?? null,
         policyId: policy?.id ?? null,
         requiredApprovals: required,
@@ -101,7 +104,7 @@ export async function createApproval(
         actor,
         action: "approval.requested",
         resource: { type: "approval", id: row!.id },
-        summary: { summary_sha256: row!.summarySha256, evidence_sha256: row!.evidenceSha256, action_sha256: row!.actionSha256, action_class: row!.actionClass, amount: input.amount ?? null, required_approvals: required, policy_id: policy?.id ?? null, hold_ids: row!.holdIds, on_approve: row!.onApprove },
+        summary: { summary_sha256: row!.summarySha256, evidence_sha256: row!.evidenceSha256, action_sha256: row!.actionSha256, action_class: row!.actionClass, amount: facts.amount ?? null, required_approvals: required, policy_id: policy?.id ?? null, hold_ids: row!.holdIds, on_approve: row!.onApprove },
       },
     ]);
     await queueNotifications(tx, { workspaceId: row!.workspaceId, type: "approval.requested", subject: row!.id });

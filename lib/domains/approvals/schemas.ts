@@ -26,8 +26,8 @@ export const createApprovalInput = z.object({
     .describe("what a human needs to decide, as JSON"),
   action: actionInput
     .describe("what exactly will be done, e.g. {type: \"refund\", order: 8812, amount: 120, currency: \"EUR\"}; the receipt binds its canonical JSON's sha256"),
-  action_class: actionClass.optional(),
-  amount: amount.optional(),
+  action_class: actionClass.optional().describe("what kind of action: the action's own `type` when it has one (a different value is 400); the rules of this class apply"),
+  amount: amount.optional().describe("in the currency's major unit: the action's own numeric `amount` when it has one (a different value is 400)"),
   currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, "an ISO 4217 code such as EUR").optional(),
   expires_in_seconds: z.number().int().min(60).max(30 * 86400).optional(),
   required_approvals: z.number().int().min(1).max(10).optional(),
