@@ -139,7 +139,8 @@ export function coordinationStory(story: () => Story) {
     await expect(row).toContainText("ops-agent");
     await page.getByRole("heading", { name: "Who handles what" }).scrollIntoViewIfNeeded();
     await snapBoth(page, "inbox-claims");
-    expect((await request.post(`/api/v1/messages/${messageId}/complete`, { headers: agentAuth, data: {} })).status()).toBe(200);
+    const claimId = (await claim.json()).id as string;
+    expect((await request.post(`/api/v1/messages/${messageId}/complete`, { headers: agentAuth, data: { claim_id: claimId } })).status()).toBe(200);
     await page.reload();
     await expect(page.getByTestId(`claim-${messageId}`)).toContainText("handled");
   });
