@@ -100,9 +100,17 @@ export const approvalPolicies = pgTable(
     minPriority: integer("min_priority"),
     /** Leases (`lease.acquire`): only on this resource, or on resources starting with what precedes a final `*`. */
     resource: text("resource"),
+    /**
+     * A built-in rule every workspace starts with (lib/domains/approvals/builtin-policies.ts: mail,
+     * webhooks, leases, holds): only an owner with a passkey turns it off or changes it.
+     */
+    builtin: text("builtin"),
     createdAt: createdAt(),
   },
-  (t) => [index("approval_policies_workspace_idx").on(t.workspaceId, t.actionClass)],
+  (t) => [
+    index("approval_policies_workspace_idx").on(t.workspaceId, t.actionClass),
+    uniqueIndex("approval_policies_builtin_key").on(t.workspaceId, t.builtin).where(sql`${t.builtin} is not null`),
+  ],
 );
 
 /** Ed25519 keys that sign approval receipts; public halves are published as a JWKS. */

@@ -20,6 +20,8 @@ export type MessageSecurity = {
   auth_failed: boolean;
   /** Mail from an inbox here whose agent was tainted by untrusted mail when it sent it (SPEC §13): it is untrusted in turn. */
   tainted_sender?: boolean;
+  /** Received mail whose sender is not inside the workspace (not a member, an inbox of it, or at a domain its admins trust): untrusted (SPEC §13). */
+  sender_outside?: boolean;
 };
 
 /** pending_approval: composed and stored, waiting for a person (SPEC §13); discarded: denied or expired, never sent. */

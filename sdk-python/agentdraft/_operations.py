@@ -750,7 +750,11 @@ class Operations(_SyncBase):
 
         Returns the signing secret (`whsec_...`) this once. An agent-bound key manages only endpoints
         filtered to exactly its own agent (`agent_ids: [its agent]`). For such a key, agent_ids defaults to
-        its agent.
+        its agent. While the agent is tainted (it read mail from outside the workspace within the taint
+        window, as the server recorded), the built-in rule (and any webhook_endpoint.change rule) answers
+        403 approval_required naming the approval it opened: an endpoint is where events leave. Once a
+        person approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that
+        change.
 
         POST /v1/webhook-endpoints
         """
@@ -783,7 +787,13 @@ class Operations(_SyncBase):
     def update_webhook_endpoint(self, id: str, body: Optional["UpdateWebhookEndpointBody"] = None, *, headers: Optional[Mapping[str, str]] = None) -> "WebhookEndpoint":
         """Update a webhook endpoint
 
-        `enabled: true` re-enables a disabled endpoint and resets its failure count.
+        `enabled: true` re-enables a disabled endpoint and resets its failure count. A change of url,
+        event_types or agent_ids, or enabled: true, is gated: While the agent is tainted (it read mail from
+        outside the workspace within the taint window, as the server recorded), the built-in rule (and any
+        webhook_endpoint.change rule) answers 403 approval_required naming the approval it opened: an
+        endpoint is where events leave. Once a person approved, the same request with the
+        AgentDraft-Approval-Id header spends it on exactly that change. A description-only change or a
+        disable is not.
 
         PATCH /v1/webhook-endpoints/{id}
         """
@@ -1827,7 +1837,11 @@ class AsyncOperations(_AsyncBase):
 
         Returns the signing secret (`whsec_...`) this once. An agent-bound key manages only endpoints
         filtered to exactly its own agent (`agent_ids: [its agent]`). For such a key, agent_ids defaults to
-        its agent.
+        its agent. While the agent is tainted (it read mail from outside the workspace within the taint
+        window, as the server recorded), the built-in rule (and any webhook_endpoint.change rule) answers
+        403 approval_required naming the approval it opened: an endpoint is where events leave. Once a
+        person approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that
+        change.
 
         POST /v1/webhook-endpoints
         """
@@ -1860,7 +1874,13 @@ class AsyncOperations(_AsyncBase):
     async def update_webhook_endpoint(self, id: str, body: Optional["UpdateWebhookEndpointBody"] = None, *, headers: Optional[Mapping[str, str]] = None) -> "WebhookEndpoint":
         """Update a webhook endpoint
 
-        `enabled: true` re-enables a disabled endpoint and resets its failure count.
+        `enabled: true` re-enables a disabled endpoint and resets its failure count. A change of url,
+        event_types or agent_ids, or enabled: true, is gated: While the agent is tainted (it read mail from
+        outside the workspace within the taint window, as the server recorded), the built-in rule (and any
+        webhook_endpoint.change rule) answers 403 approval_required naming the approval it opened: an
+        endpoint is where events leave. Once a person approved, the same request with the
+        AgentDraft-Approval-Id header spends it on exactly that change. A description-only change or a
+        disable is not.
 
         PATCH /v1/webhook-endpoints/{id}
         """

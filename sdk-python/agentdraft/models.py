@@ -353,6 +353,9 @@ class MessageSecurity(TypedDict):
     #: mail from another inbox here whose agent had read untrusted mail: reading it taints you as
     #: that mail would
     tainted_sender: NotRequired[bool]
+    #: the sender is not a member, an inbox of this workspace, or at a domain its admins trust
+    #: (other workspaces are outside): reading it taints you, however well it authenticated
+    sender_outside: NotRequired[bool]
 
 
 class MessageAttachmentNotesItem(TypedDict):
@@ -634,8 +637,8 @@ class ApprovalPolicy(TypedDict):
     id: str
     object: Literal["approval_policy"]
     name: str
-    #: email.send, hold.place and lease.acquire are enforced where AgentDraft acts; any other class
-    #: by POST /v1/approvals/check and consume
+    #: email.send, hold.place, lease.acquire and webhook_endpoint.change are enforced where
+    #: AgentDraft acts; any other class by POST /v1/approvals/check and consume
     action_class: str
     #: null: any agent
     agent_id: Optional[str]
@@ -653,16 +656,19 @@ class ApprovalPolicy(TypedDict):
     #: not at a domain its admins trust, and never really sent to by the workspace (writing in does
     #: not make anyone trusted)
     new_recipients: bool
-    #: only while the agent is tainted: it read received mail that is unauthenticated or flagged for
-    #: prompt injection within the workspace's taint window (recorded by the server, whatever the
-    #: request carries), its request names a trace that starts at such mail, or (email.send) it
-    #: replies to such mail
+    #: only while the agent is tainted: it read received mail from outside the workspace (or
+    #: unauthenticated, or flagged for prompt injection) within the workspace's taint window
+    #: (recorded by the server, whatever the request carries), its request names a trace that starts
+    #: at such mail, or (email.send) it replies to such mail
     untrusted_trace: bool
     #: hold.place and lease.acquire: only at or above this priority
     min_priority: Optional[int]
     #: lease.acquire: only leases on this resource; ending in *, on every resource that starts with
     #: what precedes it (deploy:*)
     resource: Optional[str]
+    #: a rule every workspace starts with (docs/security.md, Safe by default); only an owner with a
+    #: passkey turns it off. null: a rule an admin added
+    builtin: Optional[Literal["mail", "webhooks", "leases", "holds"]]
     created_at: str
 
 

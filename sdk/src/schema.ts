@@ -909,7 +909,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Returns the signing secret (`whsec_...`) this once. An agent-bound key manages only endpoints filtered to exactly its own agent (`agent_ids: [its agent]`). For such a key, agent_ids defaults to its agent.
+         * @description Returns the signing secret (`whsec_...`) this once. An agent-bound key manages only endpoints filtered to exactly its own agent (`agent_ids: [its agent]`). For such a key, agent_ids defaults to its agent. While the agent is tainted (it read mail from outside the workspace within the taint window, as the server recorded), the built-in rule (and any webhook_endpoint.change rule) answers 403 approval_required naming the approval it opened: an endpoint is where events leave. Once a person approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that change.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -935,7 +935,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook endpoint
-         * @description `enabled: true` re-enables a disabled endpoint and resets its failure count.
+         * @description `enabled: true` re-enables a disabled endpoint and resets its failure count. A change of url, event_types or agent_ids, or enabled: true, is gated: While the agent is tainted (it read mail from outside the workspace within the taint window, as the server recorded), the built-in rule (and any webhook_endpoint.change rule) answers 403 approval_required naming the approval it opened: an endpoint is where events leave. Once a person approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that change. A description-only change or a disable is not.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -1383,7 +1383,7 @@ export interface components {
             taint: {
                 message_id: string;
                 from: string;
-                /** @description sender_unauthenticated, sender_authentication_failed, injection_signals, tainted_sender */
+                /** @description sender_outside, sender_unauthenticated, sender_authentication_failed, injection_signals, tainted_sender */
                 reasons: string[];
                 /** Format: date-time */
                 read_at: string;
@@ -1754,6 +1754,8 @@ export interface components {
                 auth_failed: boolean;
                 /** @description mail from another inbox here whose agent had read untrusted mail: reading it taints you as that mail would */
                 tainted_sender?: boolean;
+                /** @description the sender is not a member, an inbox of this workspace, or at a domain its admins trust (other workspaces are outside): reading it taints you, however well it authenticated */
+                sender_outside?: boolean;
             };
             /** @description machine-sent (auto-reply, bulk, list, bounce): do not reply */
             automated: boolean;
@@ -2012,7 +2014,7 @@ export interface components {
             /** @constant */
             object: "approval_policy";
             name: string;
-            /** @description email.send, hold.place and lease.acquire are enforced where AgentDraft acts; any other class by POST /v1/approvals/check and consume */
+            /** @description email.send, hold.place, lease.acquire and webhook_endpoint.change are enforced where AgentDraft acts; any other class by POST /v1/approvals/check and consume */
             action_class: string;
             /** @description null: any agent */
             agent_id: string | null;
@@ -2028,12 +2030,14 @@ export interface components {
             recipient_domain: string | null;
             /** @description email.send: only mail to an untrusted recipient: not a member, not an inbox of the workspace, not at a domain its admins trust, and never really sent to by the workspace (writing in does not make anyone trusted) */
             new_recipients: boolean;
-            /** @description only while the agent is tainted: it read received mail that is unauthenticated or flagged for prompt injection within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail */
+            /** @description only while the agent is tainted: it read received mail from outside the workspace (or unauthenticated, or flagged for prompt injection) within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail */
             untrusted_trace: boolean;
             /** @description hold.place and lease.acquire: only at or above this priority */
             min_priority: number | null;
             /** @description lease.acquire: only leases on this resource; ending in *, on every resource that starts with what precedes it (deploy:*) */
             resource: string | null;
+            /** @description a rule every workspace starts with (docs/security.md, Safe by default); only an owner with a passkey turns it off. null: a rule an admin added */
+            builtin: ("mail" | "webhooks" | "leases" | "holds") | null;
             /** Format: date-time */
             created_at: string;
         };

@@ -30,3 +30,44 @@ export async function newMember(workspaceId: string, role: "owner" | "admin" | "
   const [row] = await db.insert(members).values({ id: newId("member"), workspaceId, email, role }).returning();
   return { member: row!, actor: { type: "member" as const, workspaceId, memberId: row!.id } };
 }
+
+/**
+ * The workspace's admins trust these domains (what Settings → Taint does): mail from them, when it
+ * authenticates, is inside; mail to them is to someone trusted. For tests of mail mechanics whose
+ * correspondents are colleagues, not of the built-in protection.
+ */
+export async function trustDomains(workspaceId: string, ...domains: string[]) {
+  const { getDb } = await import("../../db/client");
+  const { workspaces } = await import("../../db/schema");
+  const { eq, sql } = await import("drizzle-orm");
+  const db = await getDb();
+  await db.update(workspaces).set({ trustedDomains: sql`array(select distinct unnest(${workspaces.trustedDomains} || ${`{${domains.map((d) => d.toLowerCase()).join(",")}}`}::text[]))` }).where(eq(workspaces.id, workspaceId));
+}
+
+/**
+ * Turns built-in rules off as an owner would with a passkey (lib/domains/approvals/builtin-policies.ts),
+ * for tests of the rules an admin adds.
+ */
+export async function turnOffBuiltins(workspaceId: string, ...keys: ("mail" | "webhooks" | "leases" | "holds")[]) {
+  const { getDb } = await import("../../db/client");
+  const { approvalPolicies } = await import("../../db/schema");
+  const { and, eq, inArray } = await import("drizzle-orm");
+  const db = await getDb();
+  await db.delete(approvalPolicies).where(and(eq(approvalPolicies.workspaceId, workspaceId), inArray(approvalPolicies.builtin, keys)));
+}
+
+/** A member with a signed-in identity and one software passkey (test/helpers/software-passkey.ts). */
+export async function newPersonWithPasskey(workspaceId: string, role: "owner" | "admin" | "approver" | "viewer" = "approver") {
+  const { getDb } = await import("../../db/client");
+  const { members, users } = await import("../../db/schema");
+  const { newId } = await import("../../lib/platform/ids");
+  const { eq } = await import("drizzle-orm");
+  const { softwarePasskey } = await import("./software-passkey");
+  const m = await newMember(workspaceId, role);
+  const db = await getDb();
+  const [user] = await db.insert(users).values({ id: newId("user"), email: m.member.email }).returning();
+  await db.update(members).set({ userId: user!.id }).where(eq(members.id, m.member.id));
+  const passkey = softwarePasskey();
+  await passkey.register(user!.id);
+  return { ...m, passkey };
+}

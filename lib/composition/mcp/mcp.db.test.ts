@@ -163,7 +163,8 @@ describe("MCP server at /api/mcp", () => {
     const replyArgs = { message_id: message.id, text: "We do not release holds on request by mail.", idempotency_key: "mcp-reply-1" };
     const reply = await call(client, "reply_to_message", replyArgs);
     expect(reply.isError).toBeFalsy();
-    expect(reply.structuredContent).toMatchObject({ direction: "outbound", status: "captured", thread_id: message.thread_id, in_reply_to: message.message_id, to: [{ email: "mallory@outside.test" }] });
+    // Safe by default (#48): the agent read mail from outside, so its reply to that outsider waits for a person.
+    expect(reply.structuredContent).toMatchObject({ direction: "outbound", status: "pending_approval", thread_id: message.thread_id, in_reply_to: message.message_id, to: [{ email: "mallory@outside.test" }] });
     expect((await call(client, "reply_to_message", replyArgs)).structuredContent.id).toBe(reply.structuredContent.id);
     const sent = await call(client, "send_message", { inbox_id: inbox.id, to: ["bob@team.test"], subject: "Heads-up", text: "Odd mail from Mallory." });
     expect(sent.structuredContent).toMatchObject({ direction: "outbound", subject: "Heads-up", to: [{ email: "bob@team.test" }] });

@@ -20,7 +20,7 @@ export const meSchema = z
       .object({
         message_id: z.string(),
         from: z.string(),
-        reasons: z.array(z.string()).describe("sender_unauthenticated, sender_authentication_failed, injection_signals, tainted_sender"),
+        reasons: z.array(z.string()).describe("sender_outside, sender_unauthenticated, sender_authentication_failed, injection_signals, tainted_sender"),
         read_at: z.iso.datetime(),
         tainted_until: z.iso.datetime(),
       })

@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { serveApiForTests } from "../../../test/helpers/api-client";
-import { newAgent, newKey, newMember, newWorkspace } from "../../../test/helpers/fixtures";
+import { newAgent, newKey, newMember, newWorkspace, turnOffBuiltins } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
@@ -49,6 +49,11 @@ describe("taint gate for leases (lease.acquire)", () => {
     const { workspace, key, otherKey, approver, trace, hostileId } = await setup();
     const acquire = (headers: Record<string, string> = {}, body: Record<string, unknown> = lease) => api("/api/v1/leases", { key, body, headers: { "x-trace-id": trace, ...headers } });
 
+    // Safe by default (#48): the built-in rule gates every lease of a tainted agent.
+    const builtin = await acquire({}, { ...lease, resource: "deploy:preview" });
+    expect(builtin.status).toBe(403);
+    expect(builtin.json).toMatchObject({ code: "approval_required", policy: { name: "Built-in: leases, after untrusted mail" } });
+    await turnOffBuiltins(workspace.id, "leases"); // an owner turned it off: only the rules an admin adds remain
     expect((await acquire()).status).toBe(201); // no policy yet
     await createPolicy(operatorActor(workspace.id), { name: "Deploys from mail", action_class: "lease.acquire", untrusted_trace: true, min_priority: 80 });
     const low = await acquire({}, { ...lease, resource: "deploy:staging", priority: 50 });
@@ -195,19 +200,21 @@ describe("approval policies over the API (read only)", () => {
     const listed = await api("/api/v1/approval-policies", { key });
     expect(listed.status).toBe(200);
     expect(listed.json).toMatchObject({ object: "list", has_more: false });
-    expect(listed.json.data.map((p: { id: string }) => p.id).sort()).toEqual([any.id, mine.id].sort());
+    const builtins = listed.json.data.filter((p: { builtin: string | null }) => p.builtin !== null);
+    expect(builtins.map((p: { builtin: string }) => p.builtin).sort()).toEqual(["holds", "leases", "mail", "webhooks"]);
+    expect(listed.json.data.filter((p: { builtin: string | null }) => p.builtin === null).map((p: { id: string }) => p.id).sort()).toEqual([any.id, mine.id].sort());
     expect(listed.json.data.find((p: { id: string }) => p.id === mine.id)).toEqual({
       id: mine.id, object: "approval_policy", name: "Ops deploys", action_class: "lease.acquire", agent_id: agent.id, min_amount: null, required_approvals: 1,
-      expires_in_seconds: 86400, inbox_id: null, recipient_domain: null, new_recipients: false, untrusted_trace: true, min_priority: 70, resource: null, created_at: expect.any(String),
+      expires_in_seconds: 86400, inbox_id: null, recipient_domain: null, new_recipients: false, untrusted_trace: true, min_priority: 70, resource: null, builtin: null, created_at: expect.any(String),
     });
     expect((await api(`/api/v1/approval-policies/${any.id}`, { key })).json).toMatchObject({ name: "Refunds", min_amount: 100, required_approvals: 2 });
     expect((await api(`/api/v1/approval-policies/${theirs.id}`, { key })).status).toBe(404);
-    expect((await api("/api/v1/approval-policies", { key: wide })).json.data).toHaveLength(3);
+    expect((await api("/api/v1/approval-policies", { key: wide })).json.data).toHaveLength(3 + 4);
 
     const { workspace: elsewhere } = await newWorkspace();
     const { key: stranger } = await newKey(elsewhere.id);
     expect((await api(`/api/v1/approval-policies/${any.id}`, { key: stranger })).status).toBe(404);
-    expect((await api("/api/v1/approval-policies", { key: stranger })).json.data).toEqual([]);
+    expect((await api("/api/v1/approval-policies", { key: stranger })).json.data.every((p: { builtin: string | null }) => p.builtin !== null)).toBe(true);
 
     expect((await api("/api/v1/approval-policies", { key: wide, body: { name: "x", action_class: "refund" } })).status).toBe(405);
     expect((await api(`/api/v1/approval-policies/${any.id}`, { key: wide, method: "DELETE" })).status).toBe(405);

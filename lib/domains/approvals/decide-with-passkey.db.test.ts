@@ -4,12 +4,11 @@ import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq, sql } from "drizzle-orm";
-import { newAgent, newKey, newMember, newWorkspace } from "../../../test/helpers/fixtures";
-import { softwarePasskey, type SoftwarePasskey } from "../../../test/helpers/software-passkey";
+import { newAgent, newKey, newPersonWithPasskey, newWorkspace } from "../../../test/helpers/fixtures";
+import { type SoftwarePasskey } from "../../../test/helpers/software-passkey";
 import { setTestEnv } from "../../../test/helpers/env";
 import { getDb } from "../../../db/client";
-import { approvalDecisions, approvals, auditEntries, decisionChallenges, members, users } from "../../../db/schema";
-import { newId } from "../../platform/ids";
+import { approvalDecisions, approvals, auditEntries, decisionChallenges } from "../../../db/schema";
 import { createApproval } from "./create-approval";
 import { createApprovalInput } from "./schemas";
 import { decideWithPasskey, relyingParty, startDecision } from "./decide-with-passkey";
@@ -17,15 +16,7 @@ import { decideWithPasskey, relyingParty, startDecision } from "./decide-with-pa
 setTestEnv({ AUTH_URL: "https://agentdraft.test" });
 
 /** A member with a signed-in identity and one software passkey. */
-async function person(workspaceId: string, role: "approver" | "admin" | "viewer" = "approver") {
-  const m = await newMember(workspaceId, role);
-  const db = await getDb();
-  const [user] = await db.insert(users).values({ id: newId("user"), email: m.member.email }).returning();
-  await db.update(members).set({ userId: user!.id }).where(eq(members.id, m.member.id));
-  const passkey = softwarePasskey();
-  await passkey.register(user!.id);
-  return { ...m, passkey };
-}
+const person = (workspaceId: string, role: "approver" | "admin" | "viewer" = "approver") => newPersonWithPasskey(workspaceId, role);
 
 async function setup(required = 1) {
   const { workspace } = await newWorkspace();

@@ -2,6 +2,7 @@ import { and, eq, isNotNull, lt, or, sql } from "drizzle-orm";
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type VerifyAuthenticationResponseOpts } from "@simplewebauthn/server";
 import { z } from "zod";
 import { queryable, transaction } from "../../../db/transaction";
+import type { Transaction } from "../../../db/client";
 import { approvalDecisions, approvals, authenticators, decisionChallenges, members, type ApprovalRow } from "../../../db/schema";
 import { AppError, notFound } from "../../platform/errors";
 import type { Actor } from "../../platform/actor";
@@ -30,7 +31,6 @@ const refused = (detail: string) => new AppError("forbidden", detail);
  * passkey prompt (the member's own passkeys, user verification required).
  */
 export async function startDecision(actor: MemberActor, approvalId: string, decision: Verdict): Promise<DecisionOptions> {
-  const rp = relyingParty();
   return transaction(async (tx) => {
     const [member] = await tx.select().from(members).where(and(eq(members.id, actor.memberId), eq(members.workspaceId, actor.workspaceId)));
     if (!member || !(DECIDING_ROLES as readonly string[]).includes(member.role)) {
@@ -39,37 +39,47 @@ export async function startDecision(actor: MemberActor, approvalId: string, deci
     const [approval] = await tx.select({ status: approvals.status }).from(approvals).where(and(eq(approvals.id, approvalId), eq(approvals.workspaceId, actor.workspaceId)));
     if (!approval) throw notFound("approval", approvalId);
     if (approval.status !== "pending") throw new AppError("conflict", `This approval is already ${approval.status}.`, { approval_status: approval.status });
-    const passkeys = member.userId ? await tx.select().from(authenticators).where(eq(authenticators.userId, member.userId)) : [];
-    if (passkeys.length === 0) throw refused("Deciding an approval needs one of your passkeys, and this account has none.");
-    const options = await generateAuthenticationOptions({
-      rpID: rp.id,
-      userVerification: "required",
-      timeout: DECISION_CHALLENGE_TTL_MS,
-      allowCredentials: passkeys.map((p) => ({
-        id: new Uint8Array(Buffer.from(p.credentialID, "base64")),
-        type: "public-key" as const,
-        transports: p.transports ? (p.transports.split(",") as never) : undefined,
-      })),
-    });
-    // Challenges this member left unanswered are dropped once stale; a new one for the same decision replaces the old.
-    await tx
-      .delete(decisionChallenges)
-      .where(
-        and(
-          eq(decisionChallenges.memberId, actor.memberId),
-          or(lt(decisionChallenges.expiresAt, sql`now()`), and(eq(decisionChallenges.approvalId, approvalId), eq(decisionChallenges.decision, decision))),
-        ),
-      );
-    await tx.insert(decisionChallenges).values({
-      challenge: options.challenge,
-      workspaceId: actor.workspaceId,
-      memberId: actor.memberId,
-      approvalId,
-      decision,
-      expiresAt: sql`now() + make_interval(secs => ${DECISION_CHALLENGE_TTL_MS / 1000})` as unknown as Date,
-    });
-    return options;
+    return issueChallenge(tx, actor, member.userId, approvalId, decision, "Deciding an approval");
   });
+}
+
+/**
+ * A WebAuthn challenge for this member bound to `target` (an approval's id, or what else a
+ * passkey confirms: a built-in rule's change) and `decision`, stored for DECISION_CHALLENGE_TTL_MS,
+ * with the options for the browser's prompt (the member's own passkeys, user verification required).
+ */
+export async function issueChallenge(tx: Transaction, actor: MemberActor, userId: string | null, target: string, decision: Verdict, doing: string): Promise<DecisionOptions> {
+  const rp = relyingParty();
+  const passkeys = userId ? await tx.select().from(authenticators).where(eq(authenticators.userId, userId)) : [];
+  if (passkeys.length === 0) throw refused(`${doing} needs one of your passkeys, and this account has none.`);
+  const options = await generateAuthenticationOptions({
+    rpID: rp.id,
+    userVerification: "required",
+    timeout: DECISION_CHALLENGE_TTL_MS,
+    allowCredentials: passkeys.map((p) => ({
+      id: new Uint8Array(Buffer.from(p.credentialID, "base64")),
+      type: "public-key" as const,
+      transports: p.transports ? (p.transports.split(",") as never) : undefined,
+    })),
+  });
+  // Challenges this member left unanswered are dropped once stale; a new one for the same decision replaces the old.
+  await tx
+    .delete(decisionChallenges)
+    .where(
+      and(
+        eq(decisionChallenges.memberId, actor.memberId),
+        or(lt(decisionChallenges.expiresAt, sql`now()`), and(eq(decisionChallenges.approvalId, target), eq(decisionChallenges.decision, decision))),
+      ),
+    );
+  await tx.insert(decisionChallenges).values({
+    challenge: options.challenge,
+    workspaceId: actor.workspaceId,
+    memberId: actor.memberId,
+    approvalId: target,
+    decision,
+    expiresAt: sql`now() + make_interval(secs => ${DECISION_CHALLENGE_TTL_MS / 1000})` as unknown as Date,
+  });
+  return options;
 }
 
 /** The shape of a WebAuthn assertion as the browser sends it (@simplewebauthn/browser's startAuthentication). */
@@ -87,7 +97,7 @@ const assertionSchema = z.object({
   authenticatorAttachment: z.string().max(64).optional().nullable(),
 });
 
-const NEEDS_PASSKEY = "Deciding an approval needs a fresh confirmation with one of your passkeys (with your fingerprint, face or PIN): confirm again.";
+const NEEDS_PASSKEY = "This needs a fresh confirmation with one of your passkeys (with your fingerprint, face or PIN): confirm again.";
 
 /** The assertion, or a clear refusal. Accepts the JSON text a form carries. */
 export function parseAssertion(raw: unknown): AuthenticationResponseJSON {
@@ -122,6 +132,17 @@ function challengeOf(assertion: AuthenticationResponseJSON): string {
  * name the passkey.
  */
 export async function decideWithPasskey(actor: MemberActor, approvalId: string, decision: Verdict, note: string | null | undefined, rawAssertion: unknown): Promise<ApprovalRow> {
+  const credentialId = await spendConfirmation(actor, approvalId, decision, rawAssertion);
+  return decideApproval(actor, approvalId, decision, note, { passkeyCredentialId: credentialId });
+}
+
+/**
+ * Checks a passkey confirmation: a fresh, user-verified assertion over a challenge issued
+ * (issueChallenge) to this member for exactly `target` and `decision`, signed by one of this
+ * member's own passkeys. The challenge is spent first (whatever happens next, it never confirms
+ * twice). Answers the passkey's credential id; any failure is a clear 403.
+ */
+export async function spendConfirmation(actor: MemberActor, target: string, decision: Verdict, rawAssertion: unknown): Promise<string> {
   if (rawAssertion === undefined || rawAssertion === null || rawAssertion === "") throw refused(NEEDS_PASSKEY);
   const assertion = parseAssertion(rawAssertion);
   const challenge = challengeOf(assertion);
@@ -143,7 +164,7 @@ export async function decideWithPasskey(actor: MemberActor, approvalId: string, 
   if (!spent) throw refused("This passkey confirmation was already used or was never issued: confirm again.");
   const { expired, ...bound } = spent;
   if (bound.workspaceId !== actor.workspaceId || bound.memberId !== actor.memberId) throw refused("This passkey confirmation was made by someone else: confirm again with your own passkey.");
-  if (bound.approvalId !== approvalId || bound.decision !== decision) {
+  if (bound.approvalId !== target || bound.decision !== decision) {
     throw refused(`This passkey confirmation was made for another decision (${bound.decision} on ${bound.approvalId}): confirm this one again.`);
   }
   if (expired) throw refused("This passkey confirmation has expired (it lasts 2 minutes): confirm again.");
@@ -173,13 +194,13 @@ export async function decideWithPasskey(actor: MemberActor, approvalId: string, 
     });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    if (/user verification/i.test(why)) throw refused("Your passkey did not verify you (no fingerprint, face or PIN): deciding needs user verification.");
+    if (/user verification/i.test(why)) throw refused("Your passkey did not verify you (no fingerprint, face or PIN): this needs user verification.");
     throw refused("The passkey confirmation could not be verified: confirm again.");
   }
   if (!verification.verified) throw refused("The passkey confirmation could not be verified: confirm again.");
 
   await q.update(authenticators).set({ counter: verification.authenticationInfo.newCounter }).where(eq(authenticators.credentialID, passkey.credentialID));
-  return decideApproval(actor, approvalId, decision, note, { passkeyCredentialId: passkey.credentialID });
+  return passkey.credentialID;
 }
 
 /** Which passkey confirmed each member's decision on an approval (member id → credential id). */

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { queryable, transaction } from "../../../db/transaction";
 import { approvalPolicies, type ApprovalPolicyRow } from "../../../db/schema";
 import { newId } from "../../platform/ids";
-import { notFound } from "../../platform/errors";
+import { AppError, notFound } from "../../platform/errors";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { policyInput } from "./schemas";
@@ -39,9 +39,13 @@ export async function deletePolicy(actor: Actor, id: string): Promise<void> {
   await transaction(async (tx) => {
     const [gone] = await tx
       .delete(approvalPolicies)
-      .where(and(eq(approvalPolicies.id, id), eq(approvalPolicies.workspaceId, actor.workspaceId)))
+      .where(and(eq(approvalPolicies.id, id), eq(approvalPolicies.workspaceId, actor.workspaceId), isNull(approvalPolicies.builtin)))
       .returning();
-    if (!gone) throw notFound("approval policy", id);
+    if (!gone) {
+      const [builtin] = await tx.select({ name: approvalPolicies.name }).from(approvalPolicies).where(and(eq(approvalPolicies.id, id), eq(approvalPolicies.workspaceId, actor.workspaceId)));
+      if (builtin) throw new AppError("conflict", `“${builtin.name}” is built in: an owner turns it off under Built-in protection, with a passkey.`, { reason: "builtin_policy" });
+      throw notFound("approval policy", id);
+    }
     await appendAudit(tx, [{ actor, action: "approval_policy.deleted", resource: { type: "approval_policy", id }, summary: { name: gone.name } }]);
   });
 }
@@ -91,6 +95,7 @@ export function serializePolicy(p: ApprovalPolicyRow) {
     untrusted_trace: p.untrustedTrace,
     min_priority: p.minPriority,
     resource: p.resource,
+    builtin: p.builtin,
     created_at: p.createdAt.toISOString(),
   };
 }

@@ -64,7 +64,7 @@ export const policyInput = z.object({
     .nullish()
     .describe("email.send: only mail to someone at this domain"),
   new_recipients: z.boolean().default(false).describe("email.send: only mail to an untrusted recipient: not a member, not an inbox of the workspace, not at a domain its admins trust, and never really sent to by the workspace (writing in does not make anyone trusted)"),
-  untrusted_trace: z.boolean().default(false).describe("only while the agent is tainted: it read received mail that is unauthenticated or flagged for prompt injection within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail"),
+  untrusted_trace: z.boolean().default(false).describe("only while the agent is tainted: it read received mail from outside the workspace (or unauthenticated, or flagged for prompt injection) within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail"),
   min_priority: z.number().int().min(0).max(100).nullish().describe("hold.place and lease.acquire: only holds or leases at or above this priority"),
   resource: z
     .string()
@@ -80,7 +80,7 @@ export const approvalPolicySchema = z
     id: z.string().describe("apol_..."),
     object: z.literal("approval_policy"),
     name: z.string(),
-    action_class: z.string().describe("email.send, hold.place and lease.acquire are enforced where AgentDraft acts; any other class by POST /v1/approvals/check and consume"),
+    action_class: z.string().describe("email.send, hold.place, lease.acquire and webhook_endpoint.change are enforced where AgentDraft acts; any other class by POST /v1/approvals/check and consume"),
     agent_id: z.string().nullable().describe("null: any agent"),
     min_amount: z.number().nullable().describe("applies at or above this amount; null: always"),
     required_approvals: z.number().int().describe("the minimum quorum of a request it matches"),
@@ -88,9 +88,13 @@ export const approvalPolicySchema = z
     inbox_id: z.string().nullable().describe("email.send: only mail from this inbox"),
     recipient_domain: z.string().nullable().describe("email.send: only mail to someone at this domain"),
     new_recipients: z.boolean().describe("email.send: only mail to an untrusted recipient: not a member, not an inbox of the workspace, not at a domain its admins trust, and never really sent to by the workspace (writing in does not make anyone trusted)"),
-    untrusted_trace: z.boolean().describe("only while the agent is tainted: it read received mail that is unauthenticated or flagged for prompt injection within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail"),
+    untrusted_trace: z.boolean().describe("only while the agent is tainted: it read received mail from outside the workspace (or unauthenticated, or flagged for prompt injection) within the workspace's taint window (recorded by the server, whatever the request carries), its request names a trace that starts at such mail, or (email.send) it replies to such mail"),
     min_priority: z.number().int().nullable().describe("hold.place and lease.acquire: only at or above this priority"),
     resource: z.string().nullable().describe("lease.acquire: only leases on this resource; ending in *, on every resource that starts with what precedes it (deploy:*)"),
+    builtin: z
+      .enum(["mail", "webhooks", "leases", "holds"])
+      .nullable()
+      .describe("a rule every workspace starts with (docs/security.md, Safe by default); only an owner with a passkey turns it off. null: a rule an admin added"),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "ApprovalPolicy" });

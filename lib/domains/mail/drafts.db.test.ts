@@ -6,6 +6,9 @@ import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newKey, newMember } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
+
+/** This file is about how mail is built and threaded: its correspondents are at domains the workspace trusts (the built-in rule, #48, is tested in lib/domains/approvals). */
+const CORRESPONDENTS = ["customer.test", "team.test"];
 import { composeMime } from "../../../test/helpers/mime";
 import { getDb } from "../../../db/client";
 import { approvals, auditEntries, drafts, messages, webhookEvents } from "../../../db/schema";
@@ -23,7 +26,7 @@ setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_
 const { api } = serveApiForTests();
 
 async function setup() {
-  const base = await newAgentInbox(api);
+  const base = await newAgentInbox(api, undefined, CORRESPONDENTS);
   const { key } = await newKey(base.workspace.id, { agent_id: base.agent.id, scopes: ["mail", "approvals"] });
   const reviewer = await newMember(base.workspace.id, "approver");
   const create = (body: Record<string, unknown>, headers: Record<string, string> = {}) => api(`/api/v1/inboxes/${base.inbox.id}/drafts`, { key, body, headers });

@@ -4,6 +4,9 @@ import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newAgent, newKey } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
+
+/** This file is about how mail is built and threaded: its correspondents are at domains the workspace trusts (the built-in rule, #48, is tested in lib/domains/approvals). */
+const CORRESPONDENTS = ["example.com"];
 import { composeMime } from "../../../test/helpers/mime";
 import { getDb } from "../../../db/client";
 import { auditEntries, messageLabels, messages } from "../../../db/schema";
@@ -25,7 +28,7 @@ const label = (key: string, path: string, body: unknown) => api(path, { key, bod
 
 describe("labels on messages", () => {
   it("add, remove, show on the message and filter the inbox by them", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const a = await receive(inbox.address);
     const b = await receive(inbox.address);
 
@@ -55,7 +58,7 @@ describe("labels on messages", () => {
   }, 120_000); // the file's first mail starts the parse worker: room for a loaded machine
 
   it("refuse bad names, too many labels and system labels with a clear 400, changing nothing", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const { id } = await receive(inbox.address);
     const path = `/api/v1/messages/${id}/labels`;
     for (const [body, field] of [
@@ -91,8 +94,8 @@ describe("labels on messages", () => {
   });
 
   it("an agent-bound key labels only its own inbox's mail: another agent's message or thread is 404", async () => {
-    const mine = await newAgentInbox(api);
-    const theirs = await newAgentInbox(api);
+    const mine = await newAgentInbox(api, undefined, CORRESPONDENTS);
+    const theirs = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const { id, threadId } = await receive(theirs.inbox.address);
     const res = await label(mine.key, `/api/v1/messages/${id}/labels`, { add: ["x"] });
     expect(res.status).toBe(404);
@@ -110,7 +113,7 @@ describe("labels on messages", () => {
   });
 
   it("many concurrent adds on one message end with each label once, and the limit holds under the race", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const { id } = await receive(inbox.address);
     const path = `/api/v1/messages/${id}/labels`;
     const names = ["urgent", "billing", "customer/acme", "q1", "review"];
@@ -130,7 +133,7 @@ describe("labels on messages", () => {
 
 describe("system labels", () => {
   it("unread: received mail is unread until the inbox's agent opens it; lists and other readers do not mark it", async () => {
-    const { key, inbox, workspace } = await newAgentInbox(api);
+    const { key, inbox, workspace } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const { id } = await receive(inbox.address);
     const { key: wide } = await newKey(workspace.id, { scopes: ["mail"] });
     expect((await api(`/api/v1/inboxes/${inbox.id}/messages?label=unread`, { key })).json.data.map((m: { id: string }) => m.id)).toEqual([id]);
@@ -147,7 +150,7 @@ describe("system labels", () => {
   });
 
   it("sent, draft and spam follow the mail's state; on a thread, any message's", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const { id, threadId } = await receive(inbox.address);
     const reply = await api(`/api/v1/messages/${id}/reply`, { key, body: { text: "Thursday works." } });
     expect(reply.status, reply.text).toBe(201);
@@ -174,7 +177,7 @@ describe("system labels", () => {
 
 describe("labels on threads", () => {
   it("add and remove on the thread, list and filter threads; unread on a thread marks its received mail", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const first = await receive(inbox.address, "Plan");
     const other = await receive(inbox.address, "Other");
     const path = `/api/v1/threads/${first.threadId}/labels`;

@@ -90,8 +90,24 @@ export async function listThreads(actor: Actor, inboxId: string, p: Pagination &
   if (p.starting_after) where.push(lt(threads.id, p.starting_after));
   const rows = await q.select().from(threads).where(and(...where)).orderBy(desc(threads.id)).limit(p.limit + 1);
   const { items, hasMore } = page(rows, p.limit);
+  if (actor.type === "key") await recordReads(actor, await subjectSources(items.map((t) => t.id)));
   const labels = await labelsOfThreads(items.map((t) => t.id));
   return { items: items.map((t) => ({ thread: t, labels: labels.get(t.id) ?? [] })), hasMore };
+}
+
+/**
+ * The message each thread's subject came from (its first), as taint judges it: a subject in a list
+ * is read as much as a body is (an injection fits in a subject line), so listing threads whose
+ * subject came from untrusted mail taints the reader (a key; one query).
+ */
+async function subjectSources(threadIds: string[]) {
+  if (!threadIds.length) return [];
+  const q = await queryable();
+  return q
+    .selectDistinctOn([messages.threadId], { id: messages.id, from: messages.from, direction: messages.direction, headersOfNote: messages.headersOfNote, security: messages.security })
+    .from(messages)
+    .where(inArray(messages.threadId, threadIds))
+    .orderBy(messages.threadId, asc(messages.createdAt), asc(messages.id));
 }
 
 async function findThread(actor: Actor, id: string) {

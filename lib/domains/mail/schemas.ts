@@ -141,6 +141,10 @@ export const messageSchema = z
       injection_signals: z.array(z.object({ signal: z.string(), excerpt: z.string(), where: z.string() })),
       auth_failed: z.boolean(),
       tainted_sender: z.boolean().optional().describe("mail from another inbox here whose agent had read untrusted mail: reading it taints you as that mail would"),
+      sender_outside: z
+        .boolean()
+        .optional()
+        .describe("the sender is not a member, an inbox of this workspace, or at a domain its admins trust (other workspaces are outside): reading it taints you, however well it authenticated"),
     }),
     automated: z.boolean().describe("machine-sent (auto-reply, bulk, list, bounce): do not reply"),
     automated_reasons: z.array(z.string()),

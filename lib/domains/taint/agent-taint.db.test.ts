@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
-import { newAgent, newKey, newMember } from "../../../test/helpers/fixtures";
+import { newAgent, newKey, newMember, turnOffBuiltins } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
 import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
@@ -109,6 +109,7 @@ describe("taint follows the agent, not a header (SPEC §13)", () => {
 
   it("a trace id can only add taint: a tainted agent naming a trace of its own is still gated; an untainted agent is not", async () => {
     const { workspace, key, hostileId } = await setup();
+    await turnOffBuiltins(workspace.id, "leases"); // only the rule below
     await createPolicy(operatorActor(workspace.id), { name: "Deploys after untrusted mail", action_class: "lease.acquire", untrusted_trace: true, min_priority: 80 });
     const other = await newAgent(workspace.id, "other");
     const { key: otherKey } = await newKey(workspace.id, { agent_id: other.id, scopes: ["calendar", "leases"] });
@@ -123,6 +124,7 @@ describe("taint follows the agent, not a header (SPEC §13)", () => {
 
   it("leases on the resources a rule names (exact, or a prefix ending in *) need a person while tainted; others do not", async () => {
     const { workspace, key, hostileId } = await setup();
+    await turnOffBuiltins(workspace.id, "leases"); // only the rules below
     await createPolicy(operatorActor(workspace.id), { name: "Deploys after untrusted mail", action_class: "lease.acquire", untrusted_trace: true, resource: "deploy:*" });
     await createPolicy(operatorActor(workspace.id), { name: "The main database", action_class: "lease.acquire", untrusted_trace: true, resource: "db:main" });
     await api(`/api/v1/messages/${hostileId}`, { key });
@@ -131,7 +133,7 @@ describe("taint follows the agent, not a header (SPEC §13)", () => {
     expect((await acquire("db:main")).json).toMatchObject({ code: "approval_required", policy: { name: "The main database" } });
     expect((await acquire("db:main-replica")).status).toBe(201);
     expect((await acquire("repo:web")).status).toBe(201);
-    expect((await api("/api/v1/approval-policies", { key })).json.data.map((p: { resource: string | null }) => p.resource).sort()).toEqual(["db:main", "deploy:*"]);
+    expect((await api("/api/v1/approval-policies", { key })).json.data.filter((p: { builtin: string | null }) => !p.builtin).map((p: { resource: string | null }) => p.resource).sort()).toEqual(["db:main", "deploy:*"]);
   });
 
   it("taint is not laundered through another agent: local mail from a tainted agent is untrusted to whoever reads it, and a handoff from it taints its recipient", async () => {

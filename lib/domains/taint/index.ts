@@ -2,4 +2,5 @@
 export { agentTaint, agentTaintJson, messagesInEvents, passTaint, recordReads, recordReadsBy } from "./agent-taint";
 export type { AgentTaint, Taint } from "./agent-taint";
 export { taintOf, taintOfMessage } from "./untrusted-mail";
+export { senderInside } from "./inside-sender";
 export type { MailTaint } from "./untrusted-mail";

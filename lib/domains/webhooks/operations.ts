@@ -12,13 +12,15 @@ import {
 } from "./schemas";
 
 const AGENT_KEYS = "An agent-bound key manages only endpoints filtered to exactly its own agent (`agent_ids: [its agent]`).";
+const GATED =
+  "While the agent is tainted (it read mail from outside the workspace within the taint window, as the server recorded), the built-in rule (and any webhook_endpoint.change rule) answers 403 approval_required naming the approval it opened: an endpoint is where events leave. Once a person approved, the same request with the AgentDraft-Approval-Id header spends it on exactly that change.";
 
 export const createWebhookEndpointOp = defineOperation({
   method: "POST",
   path: "/v1/webhook-endpoints",
   operationId: "createWebhookEndpoint",
   summary: "Create a webhook endpoint",
-  description: `Returns the signing secret (\`whsec_...\`) this once. ${AGENT_KEYS} For such a key, agent_ids defaults to its agent.`,
+  description: `Returns the signing secret (\`whsec_...\`) this once. ${AGENT_KEYS} For such a key, agent_ids defaults to its agent. ${GATED}`,
   tag: "Webhooks",
   scope: "webhooks",
   body: createEndpointInput,
@@ -52,7 +54,7 @@ export const updateWebhookEndpointOp = defineOperation({
   path: "/v1/webhook-endpoints/{id}",
   operationId: "updateWebhookEndpoint",
   summary: "Update a webhook endpoint",
-  description: "`enabled: true` re-enables a disabled endpoint and resets its failure count.",
+  description: `\`enabled: true\` re-enables a disabled endpoint and resets its failure count. A change of url, event_types or agent_ids, or enabled: true, is gated: ${GATED} A description-only change or a disable is not.`,
   tag: "Webhooks",
   scope: "webhooks",
   body: updateEndpointInput,

@@ -1,4 +1,5 @@
 import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { APPROVAL_HEADER } from "@/lib/domains/approvals/action-gate";
 import { created, list } from "@/lib/platform/api/responses";
 import { createWebhookEndpointOp, listWebhookEndpointsOp } from "@/lib/domains/webhooks/operations";
 import { createEndpoint } from "@/lib/domains/webhooks/create-endpoint";
@@ -6,8 +7,8 @@ import { listEndpoints } from "@/lib/domains/webhooks/list-endpoints";
 import { serializeEndpoint, serializeEndpointWithSecret } from "@/lib/domains/webhooks/serialize";
 
 // POST /api/v1/webhook-endpoints — create an endpoint (returns its secret once)
-export const POST = withApiKey(createWebhookEndpointOp, async ({ actor, body }) => {
-  return created(serializeEndpointWithSecret(await createEndpoint(actor, body)));
+export const POST = withApiKey(createWebhookEndpointOp, async ({ req, actor, body }) => {
+  return created(serializeEndpointWithSecret(await createEndpoint(actor, body, req.headers.get(APPROVAL_HEADER))));
 });
 
 // GET /api/v1/webhook-endpoints — list endpoints, newest first

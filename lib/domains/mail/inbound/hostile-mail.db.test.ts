@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { setTestEnv } from "../../../../test/helpers/env";
 import { newAgentInbox } from "../../../../test/helpers/mail-fixtures";
+import { trustDomains } from "../../../../test/helpers/fixtures";
 import { hostileCorpus } from "../../../../test/helpers/hostile-mail";
 import { getDb } from "../../../../db/client";
 import { auditEntries, messages } from "../../../../db/schema";
@@ -107,7 +108,8 @@ describe("hostile mail (SPEC §10)", () => {
   });
 
   it("bounds reply_all fan-out to what a new message may address", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox, workspace } = await newAgentInbox(api);
+    await trustDomains(workspace.id, "example.com"); // colleagues: the reply is not held for a person
     const cc = Array.from({ length: 80 }, (_, k) => `person${k}@example.com`).join(", ");
     const raw = `From: alice@example.com\r\nTo: ${inbox.address}\r\nCc: ${cc}\r\nSubject: big thread\r\nMessage-ID: <big-${Date.now()}@example.com>\r\n\r\nhello all\r\n`;
     const received = await api(`/api/inbound/raw?to=${encodeURIComponent(inbox.address)}`, { method: "POST", rawBody: raw, headers: { authorization: `Bearer ${SECRET}` } });

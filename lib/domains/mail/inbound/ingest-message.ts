@@ -16,6 +16,7 @@ import { parseMessageOffThread } from "./parse-pool";
 import { senderRefused } from "./sender-rules";
 import { rejectionReason, type RejectionReason } from "./mail-limits";
 import type { SenderAuth } from "./sender-auth";
+import { senderInside } from "../../taint";
 
 export type IngestSource = "raw" | "smtp" | "resend" | "local";
 export type Delivery = { inbox_id: string; address: string; message_id: string | null; thread_id: string | null; duplicate: boolean; refused: string | null };
@@ -68,6 +69,8 @@ export async function storeForInbox(inbox: InboxRow, m: ParsedMessage, raw: Enco
         direction: "inbound",
         status: "received",
         ...parsedColumns(m),
+        // Judged here, once: whether the sender is inside this workspace (mail from outside is untrusted, SPEC §13).
+        security: { ...m.security, sender_outside: !(await senderInside(tx, inbox.workspaceId, m.from.email)) },
         unread: true,
         traceId: actor.traceId,
         createdAt: at,

@@ -5,6 +5,9 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { setTestEnv } from "../../../../test/helpers/env";
 import { newAgentInbox } from "../../../../test/helpers/mail-fixtures";
+
+/** This file is about how mail is built and threaded: its correspondents are at domains the workspace trusts (the built-in rule, #48, is tested in lib/domains/approvals). */
+const CORRESPONDENTS = ["team.test", "finance.test"];
 import { composeMime } from "../../../../test/helpers/mime";
 import { startFakeResend } from "../../../../test/helpers/fake-resend";
 import { getDb } from "../../../../db/client";
@@ -41,7 +44,7 @@ const wireFor = (subject: string) => fake.sent.filter((w) => w.body.subject === 
 
 describe("attachments through Resend", () => {
   it("Resend receives each file as base64 with its sniffed content_type", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const res = await api(`/api/v1/inboxes/${inbox.id}/messages`, {
       key,
       body: { to: ["bob@team.test"], subject: "Resend files", text: "Attached.", attachments: [{ filename: "chart.txt", content_base64: b64(PNG), content_type: "text/plain" }, { filename: "a.pdf", content_base64: b64(PDF) }] },
@@ -61,7 +64,7 @@ describe("attachments through Resend", () => {
   it("held mail: once approved, exactly the approved files leave; bytes changed in storage are never sent (the message fails)", async () => {
     const { newKey, newMember } = await import("../../../../test/helpers/fixtures");
     const { decideApproval } = await import("../../approvals/decide-approval");
-    const { inbox, agent, workspace } = await newAgentInbox(api);
+    const { inbox, agent, workspace } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail"] });
     const approver = await newMember(workspace.id, "approver");
 
@@ -95,7 +98,7 @@ describe("attachments through Resend", () => {
   });
 
   it("a forward hands the original's attachments to Resend", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const raw = await composeMime({ from: "bob@team.test", to: inbox.address, subject: "Scan", text: "Scanned.", attachments: [{ filename: "scan.png", content: PNG, contentType: "image/png" }] });
     const inbound = await api("/api/inbound/raw", { method: "POST", rawBody: raw.toString("latin1"), headers: { authorization: `Bearer ${SECRET}`, "content-type": "message/rfc822" } });
     const original = inbound.json.deliveries[0].message_id as string;

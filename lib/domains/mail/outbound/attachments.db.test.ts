@@ -5,6 +5,9 @@ import { simpleParser } from "mailparser";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { setTestEnv } from "../../../../test/helpers/env";
 import { newAgentInbox } from "../../../../test/helpers/mail-fixtures";
+
+/** This file is about how mail is built and threaded: its correspondents are at domains the workspace trusts (the built-in rule, #48, is tested in lib/domains/approvals). */
+const CORRESPONDENTS = ["team.test", "finance.test"];
 import { composeMime } from "../../../../test/helpers/mime";
 import { getDb } from "../../../../db/client";
 import { attachmentBlobs, auditEntries, messages } from "../../../../db/schema";
@@ -69,7 +72,7 @@ describe("sniffing and file names", () => {
 
 describe("POST /v1/inboxes/{id}/messages with attachments (captured)", () => {
   it("sniffs a PNG declared as text/plain, sends it as image/png and says so; the captured MIME holds the parts; the message lists them", async () => {
-    const { key, inbox, workspace } = await newAgentInbox(api);
+    const { key, inbox, workspace } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const res = await send(key, inbox.id, [
       { filename: "chart.txt", content_base64: b64(PNG), content_type: "text/plain" },
       { filename: "../invoice.pdf", content_base64: b64(PDF) },
@@ -103,7 +106,7 @@ describe("POST /v1/inboxes/{id}/messages with attachments (captured)", () => {
   });
 
   it("stores a sent file's bytes once, in the message's source: about the file's size in all, nothing in attachment_blobs", async () => {
-    const { key, inbox, workspace } = await newAgentInbox(api);
+    const { key, inbox, workspace } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     // Random bytes do not compress: what is stored is what the file costs.
     const file = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(256 * 1024)]);
     const raced = await Promise.all(Array.from({ length: 3 }, () => send(key, inbox.id, [{ filename: "big.pdf", content_base64: b64(file) }])));
@@ -121,7 +124,7 @@ describe("POST /v1/inboxes/{id}/messages with attachments (captured)", () => {
   });
 
   it("refuses executables, naming the file; nothing is stored or sent", async () => {
-    const { key, inbox, workspace } = await newAgentInbox(api);
+    const { key, inbox, workspace } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     for (const bad of [EXE, ELF, Buffer.from("#!/usr/bin/env python\nprint(1)\n")]) {
       const res = await send(key, inbox.id, [{ filename: "ok.pdf", content_base64: b64(PDF) }, { filename: "setup.pdf", content_base64: b64(bad), content_type: "application/pdf" }]);
       expect(res.status).toBe(400);
@@ -133,7 +136,7 @@ describe("POST /v1/inboxes/{id}/messages with attachments (captured)", () => {
   });
 
   it("each limit is a 400 naming the field, before anything is stored or sent", async () => {
-    const { key, inbox, workspace } = await newAgentInbox(api);
+    const { key, inbox, workspace } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const tiny = { filename: "a.pdf", content_base64: b64(PDF) };
     const cases: [unknown, string][] = [
       [Array.from({ length: ATTACHMENT_LIMITS.count + 1 }, () => tiny), "attachments"],
@@ -162,7 +165,7 @@ describe("POST /v1/inboxes/{id}/messages with attachments (captured)", () => {
   });
 
   it("the send route takes a body over API_MAX_BODY_BYTES (1 MB) when attachments need it; other routes do not", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const two = Buffer.alloc(2 * 1024 * 1024, 0x41);
     const res = await send(key, inbox.id, [{ filename: "big.txt", content_base64: b64(two) }]);
     expect(res.status).toBe(201);
@@ -172,7 +175,7 @@ describe("POST /v1/inboxes/{id}/messages with attachments (captured)", () => {
   });
 
   it("a reply carries attachments too", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const received = await deliver(await composeMime({ from: "bob@team.test", to: inbox.address, subject: "Need the invoice", text: "Please send it." }));
     const res = await api(`/api/v1/messages/${received.message_id}/reply`, { key, body: { text: "Here it is.", attachments: [{ filename: "invoice.pdf", content_base64: b64(PDF) }] } });
     expect(res.status).toBe(201);
@@ -187,7 +190,7 @@ async function fetchAttachment(key: string, messageId: string, attachmentId: str
 
 describe("POST /v1/messages/{id}/forward (captured)", () => {
   it("forwards a received message with its attachments: Fwd: once, the note and the forwarded block, a new thread for the recipients, the original's thread here", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const received = await deliver(
       await composeMime({
         from: "Bob <bob@team.test>",
@@ -221,7 +224,7 @@ describe("POST /v1/messages/{id}/forward (captured)", () => {
   });
 
   it("a forward of a message with an executable attachment is refused unless without attachments", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const received = await deliver(await composeMime({ from: "bob@team.test", to: inbox.address, subject: "Tool", text: "Run this.", attachments: [{ filename: "tool.exe", content: EXE, contentType: "application/octet-stream" }] }));
     const refused = await api(`/api/v1/messages/${received.message_id}/forward`, { key, body: { to: ["dana@finance.test"] } });
     expect(refused.status).toBe(400);
@@ -232,7 +235,7 @@ describe("POST /v1/messages/{id}/forward (captured)", () => {
   });
 
   it("racing forwards with one Idempotency-Key send once", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const received = await deliver(await composeMime({ from: "bob@team.test", to: inbox.address, subject: "Race", text: "Forward me.", attachments: [{ filename: "q.pdf", content: PDF }] }));
     const call = () => api(`/api/v1/messages/${received.message_id}/forward`, { key, body: { to: ["dana@finance.test"] }, headers: { "idempotency-key": "fwd-race-1" } });
     const answers = await Promise.all(Array.from({ length: 5 }, call));
@@ -247,7 +250,7 @@ describe("POST /v1/messages/{id}/forward (captured)", () => {
   it("held mail with attachments: the approval names them by hash; mail held for approval cannot be forwarded", async () => {
     const { newMember, newKey } = await import("../../../../test/helpers/fixtures");
     const { decideApproval } = await import("../../approvals/decide-approval");
-    const { inbox, agent, workspace } = await newAgentInbox(api);
+    const { inbox, agent, workspace } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail", "approvals"] });
     const res = await send(key, inbox.id, [{ filename: "contract.pdf", content_base64: b64(PDF) }], { require_approval: true });
     expect(res.status).toBe(202);

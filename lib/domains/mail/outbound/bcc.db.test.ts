@@ -3,6 +3,9 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { setTestEnv } from "../../../../test/helpers/env";
 import { newAgentInbox } from "../../../../test/helpers/mail-fixtures";
+
+/** This file is about how mail is built and threaded: its correspondents are at domains the workspace trusts (the built-in rule, #48, is tested in lib/domains/approvals). */
+const CORRESPONDENTS = ["outside.test", "customer.test", "finance.test"];
 import { newKey, newMember } from "../../../../test/helpers/fixtures";
 import { startFakeResend } from "../../../../test/helpers/fake-resend";
 import { composeMime } from "../../../../test/helpers/mime";
@@ -47,7 +50,7 @@ const deliver = async (id: string) => {
 
 describe("Bcc", () => {
   it("a plain send: Resend gets `bcc`; the stored source and the headers never name it; the sent message lists it for the workspace", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const res = await api(`/api/v1/inboxes/${inbox.id}/messages`, { key, body: { to: ["bob@customer.test"], bcc: ["Audit@Outside.test"], subject: "Plain bcc", text: "Hello." } });
     expect(res.status, res.text).toBe(201);
     const m = messageSchema.strict().parse(res.json);
@@ -65,7 +68,7 @@ describe("Bcc", () => {
   });
 
   it("a draft with Bcc sends it the same way (no more 422)", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const d = (await api(`/api/v1/inboxes/${inbox.id}/drafts`, { key, body: { to: ["bob@customer.test"], bcc: ["audit@outside.test", "bob@customer.test"], subject: "Draft bcc", text: "Hi." } })).json;
     const sent = await api(`/api/v1/drafts/${d.id}/send`, { key, body: { version: 1 } });
     expect(sent.status, sent.text).toBe(201);
@@ -77,7 +80,7 @@ describe("Bcc", () => {
   });
 
   it("a Bcc that is an inbox here gets its copy locally, which does not name it as Bcc; an outside Bcc with only local To is refused (422), nothing stored", async () => {
-    const { key, inbox, workspace, agent } = await newAgentInbox(api);
+    const { key, inbox, workspace, agent } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const other = (await api("/api/v1/inboxes", { key: (await newKey(workspace.id, { scopes: ["mail"] })).key, body: { username: `watch-${Math.random().toString(36).slice(2, 8)}`, agent_id: agent.id } })).json;
     expect(other.address).toBeTruthy();
     const res = await api(`/api/v1/inboxes/${inbox.id}/messages`, { key, body: { to: ["bob@customer.test"], bcc: [other.address], subject: "Local bcc", text: "Copy." } });
@@ -98,7 +101,7 @@ describe("Bcc", () => {
   });
 
   it("a policy on a recipient domain matches a Bcc; the approval names the Bcc; once approved Resend gets it", async () => {
-    const { inbox, workspace, agent } = await newAgentInbox(api);
+    const { inbox, workspace, agent } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail", "approvals"] });
     await createPolicy(operatorActor(workspace.id), { name: "Outside", action_class: "email.send", recipient_domain: "@outside.test" });
     const res = await api(`/api/v1/inboxes/${inbox.id}/messages`, { key, body: { to: ["bob@customer.test"], bcc: ["audit@outside.test"], subject: "Held bcc", text: "Hm." } });
@@ -112,7 +115,7 @@ describe("Bcc", () => {
   });
 
   it("a reply takes Bcc: Resend gets `bcc`, the source and headers never name it, an address already in To or Cc is not copied again", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const parent = await receive(inbox, { from: "Bob <bob@customer.test>", cc: "carol@customer.test", subject: "Refund?", text: "Where is it?", messageId: "<bcc-r1@customer.test>" });
     const res = await api(`/api/v1/messages/${parent}/reply`, { key, body: { text: "On its way.", reply_all: true, bcc: ["Audit@Outside.test", "carol@customer.test", "audit@outside.test"] } });
     expect(res.status, res.text).toBe(201);
@@ -128,7 +131,7 @@ describe("Bcc", () => {
   });
 
   it("a forward takes Bcc; a Bcc that is an inbox here gets its copy locally; with only local To an outside Bcc is 422, nothing stored", async () => {
-    const { key, inbox, workspace, agent } = await newAgentInbox(api);
+    const { key, inbox, workspace, agent } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const watcher = await otherInbox(workspace.id, agent.id, "watch");
     const original = await receive(inbox, { from: "bob@customer.test", subject: "Scan", text: "Scanned." });
     const res = await api(`/api/v1/messages/${original}/forward`, { key, body: { to: ["dana@finance.test"], bcc: [watcher.address, "audit@outside.test"], note: "FYI" } });
@@ -155,7 +158,7 @@ describe("Bcc", () => {
   });
 
   it("a policy on a recipient domain matches a reply's or a forward's Bcc; the approval names it; once approved Resend gets it", async () => {
-    const { inbox, workspace, agent } = await newAgentInbox(api);
+    const { inbox, workspace, agent } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const { key } = await newKey(workspace.id, { agent_id: agent.id, scopes: ["mail", "approvals"] });
     await createPolicy(operatorActor(workspace.id), { name: "Outside", action_class: "email.send", recipient_domain: "@outside.test" });
     const parent = await receive(inbox, { from: "bob@customer.test", subject: "Quote", text: "Price?" });
@@ -175,7 +178,7 @@ describe("Bcc", () => {
   });
 
   it("ten racing replies with Bcc and one Idempotency-Key: one message, one local Bcc copy, one Resend call carrying the Bcc", async () => {
-    const { key, inbox, workspace, agent } = await newAgentInbox(api);
+    const { key, inbox, workspace, agent } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const watcher = await otherInbox(workspace.id, agent.id, "race");
     const parent = await receive(inbox, { from: "bob@customer.test", subject: "Race bcc", text: "Hi." });
     const body = { text: "Once.", bcc: [watcher.address, "audit@outside.test"] };
@@ -193,7 +196,7 @@ describe("Bcc", () => {
   });
 
   it("Bcc counts toward a reply's and a forward's 50 recipients", async () => {
-    const { key, inbox } = await newAgentInbox(api);
+    const { key, inbox } = await newAgentInbox(api, undefined, CORRESPONDENTS);
     const parent = await receive(inbox, { from: "bob@customer.test", subject: "Many", text: "Hi." });
     const many = Array.from({ length: 50 }, (_, i) => `p${i}@outside.test`);
     const reply = await api(`/api/v1/messages/${parent}/reply`, { key, body: { text: "x", bcc: many } });

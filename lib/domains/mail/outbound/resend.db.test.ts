@@ -3,6 +3,9 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { setTestEnv } from "../../../../test/helpers/env";
 import { newAgentInbox } from "../../../../test/helpers/mail-fixtures";
+
+/** This file is about how mail is built and threaded: its correspondents are at domains the workspace trusts (the built-in rule, #48, is tested in lib/domains/approvals). */
+const CORRESPONDENTS = ["team.test"];
 import { composeMime } from "../../../../test/helpers/mime";
 import { newResendWebhookSecret, signedResendWebhook, startFakeResend } from "../../../../test/helpers/fake-resend";
 import { getDb } from "../../../../db/client";
@@ -31,7 +34,7 @@ afterAll(() => fake?.close());
 setTestEnv(vars);
 const { api } = serveApiForTests();
 
-const setup = (username?: string) => newAgentInbox(api, username);
+const setup = (username?: string) => newAgentInbox(api, username, CORRESPONDENTS);
 
 const send = async (key: string, inboxId: string, subject = "Hello") => {
   const res = await api(`/api/v1/inboxes/${inboxId}/messages`, { key, body: { to: ["bob@team.test"], subject, text: "Hi Bob" }, headers: { "x-trace-id": `trace-${subject}` } });

@@ -6,6 +6,9 @@ import { serveApiForTests } from "../../../../test/helpers/api-client";
 import { newAgent, newKey } from "../../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../../test/helpers/env";
 import { newAgentInbox } from "../../../../test/helpers/mail-fixtures";
+
+/** This file is about how mail is built and threaded: its correspondents are at domains the workspace trusts (the built-in rule, #48, is tested in lib/domains/approvals). */
+const CORRESPONDENTS = ["team.test"];
 import { composeMime } from "../../../../test/helpers/mime";
 import { getDb } from "../../../../db/client";
 import { auditEntries, messages, webhookEvents } from "../../../../db/schema";
@@ -17,7 +20,7 @@ const SECRET = "inbound-secret-for-tests-0123456789";
 setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_RATE_LIMIT_BURST: "100000", API_RATE_LIMIT_PER_SECOND: "100000" });
 const { api } = serveApiForTests();
 
-const setup = (username?: string) => newAgentInbox(api, username);
+const setup = (username?: string) => newAgentInbox(api, username, CORRESPONDENTS);
 
 const deliver = async (raw: Buffer) => {
   const res = await api("/api/inbound/raw", { method: "POST", rawBody: raw.toString("latin1"), headers: { authorization: `Bearer ${SECRET}`, "content-type": "message/rfc822" } });

@@ -1,4 +1,5 @@
 import { withApiKey } from "@/lib/platform/api/with-api-key";
+import { APPROVAL_HEADER } from "@/lib/domains/approvals/action-gate";
 import { json } from "@/lib/platform/api/responses";
 import { deleteWebhookEndpointOp, getWebhookEndpointOp, updateWebhookEndpointOp } from "@/lib/domains/webhooks/operations";
 import { findEndpoint } from "@/lib/domains/webhooks/find-endpoint";
@@ -12,8 +13,8 @@ export const GET = withApiKey(getWebhookEndpointOp, async ({ actor, params }) =>
 });
 
 // PATCH /api/v1/webhook-endpoints/{id} — change URL, filters, description or enabled
-export const PATCH = withApiKey(updateWebhookEndpointOp, async ({ actor, params, body }) => {
-  return json(serializeEndpoint(await updateEndpoint(actor, params.id!, body)));
+export const PATCH = withApiKey(updateWebhookEndpointOp, async ({ req, actor, params, body }) => {
+  return json(serializeEndpoint(await updateEndpoint(actor, params.id!, body, req.headers.get(APPROVAL_HEADER))));
 });
 
 // DELETE /api/v1/webhook-endpoints/{id} — delete an endpoint and its delivery log
