@@ -485,9 +485,26 @@ test("quorum: two members approve in their own browsers before the agent's long-
   await expect(ownerPage.getByTestId("escalation-status")).toContainText("still pending 45 minutes");
   await expect(ownerPage.getByLabel("Notify")).toHaveValue("admin");
   await snap(ownerPage, "approval-escalation");
+  // The built-in rules are on from the start; an owner moves the holds' priority with a passkey (and back), audited.
+  const holds = ownerPage.getByTestId("builtin-holds");
+  await expect(holds.getByTestId("builtin-holds-above")).toHaveText("holds above priority 50");
+  await expect(ownerPage.getByTestId("builtin-leases")).toContainText("On");
+  await expect(ownerPage.getByTestId("policy-Built-in: leases, after untrusted mail").getByRole("button")).toHaveCount(0);
+  for (const priority of ["60", "50"]) {
+    await holds.getByLabel("Holds above priority").fill(priority);
+    await holds.getByRole("button", { name: "Save" }).click();
+    await expect(holds.getByRole("status")).toContainText(`holds above priority ${priority} wait`);
+    // The page shows it once refreshed (and the field, remade, holds it): only then the next change.
+    await expect(holds.getByTestId("builtin-holds-above")).toHaveText(`holds above priority ${priority}`);
+  }
+  await ownerPage.goto("/audit?action=approval_policy.builtin_changed");
+  await expect(ownerPage.getByRole("row").filter({ hasText: "approval_policy.builtin_changed" })).toHaveCount(2);
   await inviteePage.goto("/approvals/policies");
   await expect(inviteePage.getByTestId("escalation-status")).toContainText("every admin");
   await expect(inviteePage.getByRole("button", { name: "Save escalation" })).toHaveCount(0);
+  await expect(inviteePage.getByTestId("builtin-mail")).toContainText("On");
+  await expect(inviteePage.getByText("Only an owner can change these, with a passkey.")).toBeVisible();
+  await expect(inviteePage.getByRole("button", { name: /^Turn (on|off)/ })).toHaveCount(0);
 });
 
 test("the product's story: an email asks for the staging cluster; the agent holds it, asks a human, commits on approval, replies in the thread; one trace, verified", async ({ request, baseURL }) => {

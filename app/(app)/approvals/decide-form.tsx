@@ -2,20 +2,12 @@
 
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
-import { startAuthentication } from "@simplewebauthn/browser";
 import type { ActionState } from "@/lib/domains/auth/member-action";
 import type { DecisionOptions } from "@/lib/domains/approvals/decide-with-passkey";
 import { ActionMessage } from "../_components/action-form";
 import { buttonClass } from "../_components/ui";
 import { decideApprovalAction, startDecisionAction } from "./actions";
-
-/** Why the browser's passkey prompt did not produce an assertion, in words. */
-function ceremonyError(err: unknown): string {
-  const name = err instanceof Error ? err.name : "";
-  if (name === "NotAllowedError" || name === "AbortError") return "The passkey prompt was cancelled or timed out: nothing was recorded.";
-  if (name === "NotSupportedError") return "This browser cannot use passkeys: deciding needs one.";
-  return `Your passkey could not be used (${err instanceof Error ? err.message : "unknown error"}): nothing was recorded.`;
-}
+import { promptPasskey } from "./passkey-prompt";
 
 /** Step one for an approval the server opens on submit (a draft's "Approve and send"): which approval, and its challenge. */
 export type PrepareDecision = () => Promise<ActionState<{ approval_id: string; options: DecisionOptions }>>;
@@ -67,17 +59,12 @@ export function DecideForm({
         setState({ ok: false, error: "The decision could not be started: reload the page and try again." });
         return;
       }
-      let assertion: unknown;
-      try {
-        assertion = await startAuthentication(options);
-      } catch (err) {
-        setState({ ok: false, error: ceremonyError(err) });
-        return;
-      }
+      const prompted = await promptPasskey(options, "deciding");
+      if ("error" in prompted) return setState({ ok: false, error: prompted.error });
       setBusy("saving");
       form.set("approval_id", target);
       form.set("decision", decision);
-      form.set("assertion", JSON.stringify(assertion));
+      form.set("assertion", JSON.stringify(prompted.assertion));
       const result = await decideApprovalAction(null, form);
       setState(result);
       if (result?.ok) router.refresh();
