@@ -10,10 +10,12 @@ export function TaintSettingsCard({ member, workspace }: { member: MemberRow; wo
   return (
     <Card title="Untrusted mail" id="untrusted-mail">
       <p className="text-sm text-slate-700" data-testid="taint-settings">
-        An agent that reads mail from an unauthenticated sender, or mail with injection signals, is tainted for {hours} h after its last read (or until
-        an approver clears it on the Agents page). While tainted, the actions your approval policies mark “only while the agent is tainted” need a
-        person. Trusted recipients: members, this workspace&apos;s inboxes, addresses it has sent to
-        {workspace.trustedDomains.length ? `, and anyone at ${workspace.trustedDomains.join(", ")}` : ""}.
+        An agent that reads mail from outside the workspace (anyone but a member, an inbox here or a trusted domain; other workspaces too), from an
+        unauthenticated sender, or with injection signals, is tainted for {hours} h after its last read (or until an approver clears it on the Agents
+        page). While tainted, the built-in rules and the actions your approval policies mark “only while the agent is tainted” need a person. Trusted
+        recipients: members, this workspace&apos;s inboxes, addresses it has sent to
+        {workspace.trustedDomains.length ? `, and anyone at ${workspace.trustedDomains.join(", ")}` : ""}; authenticated mail from a trusted domain is
+        not from outside.
       </p>
       {hasRole(member.role, "admin") ? (
         <ActionForm action={setTaintSettingsAction} submit="Save taint policy" submitClassName={secondaryButtonClass} className="mt-4 grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end">

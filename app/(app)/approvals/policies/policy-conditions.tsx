@@ -21,7 +21,7 @@ export function PolicyConditionFields() {
         <input type="checkbox" name="new_recipients" /> Only mail to untrusted recipients: not a member, not a trusted domain, never mailed before (email.send)
       </label>
       <label className="flex items-center gap-2 text-sm text-slate-800 sm:col-span-2">
-        <input type="checkbox" name="untrusted_trace" /> Only while the agent is tainted: it read untrusted mail (unauthenticated sender or injection signals), or replies to it
+        <input type="checkbox" name="untrusted_trace" /> Only while the agent is tainted: it read untrusted mail (from outside the workspace, an unauthenticated sender, or injection signals), or replies to it
       </label>
     </>
   );
