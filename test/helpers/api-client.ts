@@ -19,12 +19,7 @@ export function serveApiForTests() {
     await server?.close();
   });
 
-  return { api: apiAt(() => server.url), url: () => server.url };
-}
-
-/** The fetch helper for an API server at `base` (this process's, or another's: test/helpers/serve-api.ts). */
-export function apiAt(base: () => string) {
-  return async function api(path: string, call: ApiCall = {}) {
+  async function api(path: string, call: ApiCall = {}) {
     const headers: Record<string, string> = { ...call.headers };
     if (call.key) headers.authorization = `Bearer ${call.key}`;
     let body: string | undefined = call.rawBody;
@@ -32,7 +27,7 @@ export function apiAt(base: () => string) {
       body = JSON.stringify(call.body);
       headers["content-type"] ??= "application/json";
     }
-    const res = await fetch(base() + path, { method: call.method ?? (body !== undefined ? "POST" : "GET"), headers, body });
+    const res = await fetch(server.url + path, { method: call.method ?? (body !== undefined ? "POST" : "GET"), headers, body });
     const text = await res.text();
     let json: any;
     try {
@@ -41,5 +36,6 @@ export function apiAt(base: () => string) {
       json = undefined;
     }
     return { status: res.status, headers: res.headers, text, json };
-  };
+  }
+  return { api, url: () => server.url };
 }

@@ -14,8 +14,7 @@
 // each workspace's actions follow from the seed alone (workspaces run side by side, each in order).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
-import { spawn, type ChildProcess } from "node:child_process";
-import { apiAt, serveApiForTests } from "../../../test/helpers/api-client";
+import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newAgent, newKey, newMember, newWorkspace } from "../../../test/helpers/fixtures";
 import { setTestEnv } from "../../../test/helpers/env";
 import { composeMime } from "../../../test/helpers/mime";
@@ -33,7 +32,8 @@ import { deliverDueWebhooks } from "../webhooks/deliver";
 
 const ACTIONS = Number(process.env.RED_TEAM_ACTIONS ?? 400);
 const SEED = Number(process.env.RED_TEAM_SEED ?? 4848);
-const LANES = 4;
+/** Workspaces acting side by side (RED_TEAM_LANES): a replay needs the same number, each lane's actions following from the seed. */
+const LANES = Number(process.env.RED_TEAM_LANES ?? 4);
 const SECRET = "inbound-secret-for-red-team-0123456789";
 const vars = {
   INBOUND_SECRET: SECRET,
@@ -57,27 +57,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 setTestEnv(vars);
-const local = serveApiForTests();
-/**
- * On Postgres the agents call a second server process (test/helpers/serve-api.ts, on this file's
- * database): the route handlers on one core, the agents, the oracle and the recorder on the other.
- * PGlite lives in this process, so there the agents call this process's server.
- */
-let child: ChildProcess | undefined;
-let childUrl: string | undefined;
-beforeAll(async () => {
-  if (process.env.AGENTDRAFT_TEST_DB !== "postgres") return;
-  child = spawn(process.execPath, ["--import", "tsx", "test/helpers/serve-api.ts"], { env: { ...process.env }, stdio: ["ignore", "pipe", "inherit"] });
-  childUrl = await new Promise<string>((resolve, reject) => {
-    child!.stdout!.once("data", (d: Buffer) => resolve(d.toString().trim()));
-    child!.once("exit", (code) => reject(new Error(`the second API server exited with ${code}`)));
-  });
-});
-afterAll(() => {
-  child?.kill("SIGTERM");
-});
-const url = () => childUrl ?? local.url();
-const api = apiAt(url);
+const { api, url } = serveApiForTests();
 const mcp = mcpClients(url);
 
 const PASSED = "Authentication-Results: mx.agents.test; spf=pass smtp.mailfrom=x; dkim=pass header.d=x; dmarc=pass header.from=x\r\n";
@@ -133,8 +113,8 @@ describe("red team: nothing leaves to an untrusted destination from a tainted ag
       python.close();
     }
     const summary = [...counts.entries()].sort().map(([k, v]) => `${k}=${v}`).join(" ");
-    console.log(`red team, RED_TEAM_SEED=${SEED} RED_TEAM_ACTIONS=${ACTIONS}: ${summary} ms=${JSON.stringify(Object.fromEntries([...took].map(([k, v]) => [k, Math.round(v)])))}`);
-    expect(violations, `RED_TEAM_SEED=${SEED} RED_TEAM_ACTIONS=${ACTIONS}: ${violations.length} violations\n${violations.slice(0, 20).join("\n")}\n${summary}`).toEqual([]);
+    console.log(`red team, RED_TEAM_SEED=${SEED} RED_TEAM_ACTIONS=${ACTIONS} RED_TEAM_LANES=${LANES}: ${summary} ms=${JSON.stringify(Object.fromEntries([...took].map(([k, v]) => [k, Math.round(v)])))}`);
+    expect(violations, `RED_TEAM_SEED=${SEED} RED_TEAM_ACTIONS=${ACTIONS} RED_TEAM_LANES=${LANES}: ${violations.length} violations\n${violations.slice(0, 20).join("\n")}\n${summary}`).toEqual([]);
     // The run was not vacuous: agents were tainted, gates held, people approved, mail and events left.
     for (const what of ["action", "gated", "approved", "left.mail", "left.webhook", "left.neighbour", "tainted"]) expect(counts.get(what) ?? 0, `${what} (${summary})`).toBeGreaterThan(0);
     expect(counts.get("action")).toBeGreaterThanOrEqual(ACTIONS);
@@ -275,7 +255,7 @@ async function runLane(w: World, rand: () => number, n: number, make: ReturnType
       const path = `/hook/${w.id}/${++hook}`;
       const mineEndpoints = w.endpoints.filter((e) => e.agent === agent.id);
       if (!mineEndpoints.length || rand() < 0.4) {
-        const body = { url: `${receiver.url}${path}`, event_types: rand() < 0.5 ? ["email.received"] : null };
+        const body = { url: `${receiver.url}${path}`, event_types: rand() < 0.1 ? null : ["email.received"] };
         await act(w, agent, wayIn, { method: "POST", path: "/v1/webhook-endpoints", body, python: ["create_webhook_endpoint", [body]] }, make, i, "webhook_create", [], path);
       } else {
         const endpoint = pick(mineEndpoints);
@@ -318,6 +298,7 @@ async function act(w: World, agent: Agent, how: Way, call: Call, make: ReturnTyp
   const t0 = performance.now();
   const res = await make(how, agent.key, call, approvalId);
   took.set(how, (took.get(how) ?? 0) + performance.now() - t0);
+  took.set(kind, (took.get(kind) ?? 0) + performance.now() - t0);
   if (res.status >= 400) count(`${kind}.${res.status}.${res.body?.code ?? res.body?.reason ?? "?"}`);
   count("action");
   w.actions++;

@@ -16,6 +16,7 @@ import { findMessage } from "./read-mail";
 import { checkCustomHeaders } from "./outbound/headers";
 import { replyReferences, type Draft } from "./outbound/compose";
 import { draftForForward, draftForReply } from "./outbound/send-message";
+import { recordReads } from "../taint";
 import { attachmentNotes, blobRef, filesFromBlobs, prepareAttachments, storeBlobs, type AttachmentNote, type PreparedAttachment } from "./outbound/attachments";
 import { draftFiles, dropUnlistedBlobs, lockBlobs } from "./draft-files";
 import type { createDraftInput, listDraftsQuery, updateDraftInput } from "./draft-schemas";
@@ -46,17 +47,16 @@ export async function createDraft(actor: Actor, inboxId: string, input: z.output
   const headers = checkCustomHeaders(input.headers);
   let inbox: InboxRow;
   let derived: { to: string[]; cc: string[]; subject: string } = { to: [], cc: [], subject: "" };
+  const parent = input.kind === "reply" || input.kind === "forward" ? await parentIn(actor, inboxId, input.in_reply_to!) : null;
+  // A reply or forward draft hands the agent its parent's subject (and sender): read, as a list's subject is.
+  if (parent) await recordReads(actor, [parent]);
   if (input.kind === "reply") {
-    const parent = await parentIn(actor, inboxId, input.in_reply_to!);
-    const reply = await draftForReply(actor, parent.id, { text: "", reply_all: input.reply_all, allow_automated: input.allow_automated, attachments: [] });
+    const reply = await draftForReply(actor, parent!.id, { text: "", reply_all: input.reply_all, allow_automated: input.allow_automated, attachments: [] });
     inbox = reply.inbox;
     derived = { to: reply.draft.to, cc: reply.draft.cc, subject: reply.draft.subject };
   } else {
     inbox = await getInbox(actor, inboxId);
-    if (input.kind === "forward") {
-      const parent = await parentIn(actor, inboxId, input.in_reply_to!);
-      derived.subject = /^\s*fwd?\s*:/i.test(parent.subject) ? parent.subject : `Fwd: ${parent.subject}`.trim();
-    }
+    if (input.kind === "forward") derived.subject = /^\s*fwd?\s*:/i.test(parent!.subject) ? parent!.subject : `Fwd: ${parent!.subject}`.trim();
   }
   return transaction(async (tx) => {
     await storeBlobs(tx, inbox.workspaceId, files);

@@ -1,7 +1,7 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { jsonValue } from "../../../db/row-json";
 import { queryable, transaction } from "../../../db/transaction";
-import type { MessageRow, TaintChannel } from "../../../db/schema";
+import { messages, type MessageRow, type TaintChannel } from "../../../db/schema";
 import type { Actor } from "../../platform/actor";
 import { appendAudit } from "../../platform/audit/append-audit";
 import { taintOfMessage, type MailTaint } from "./untrusted-mail";
@@ -27,6 +27,20 @@ export type ReadMessage = Pick<MessageRow, "id" | "from" | "direction" | "header
 export async function recordReads(actor: Actor, read: ReadMessage[]): Promise<void> {
   if (actor.type !== "key") return;
   await recordReadsBy(actor, readerOf(actor), read, actor.via ?? "api");
+}
+
+/**
+ * recordReads for messages shown by id (a subject in a trace's timeline is read as much as a body
+ * is): reads what taint judges of them, one query, only for a key.
+ */
+export async function recordReadsOf(actor: Actor, workspaceId: string, messageIds: string[]): Promise<void> {
+  if (actor.type !== "key" || !messageIds.length) return;
+  const q = await queryable();
+  const rows = await q
+    .select({ id: messages.id, from: messages.from, direction: messages.direction, headersOfNote: messages.headersOfNote, security: messages.security })
+    .from(messages)
+    .where(and(eq(messages.workspaceId, workspaceId), inArray(messages.id, messageIds)));
+  await recordReads(actor, rows);
 }
 
 /** recordReads for a reader the server delivers to (the agent of a webhook's event, the reader of the event stream). */

@@ -14,6 +14,8 @@ import { getMessageOp } from "../mail";
 import { getHoldOp } from "../holds";
 import { getApprovalOp } from "../approvals";
 import { getLeaseOp } from "../leases";
+import { recordReadsOf } from "../taint";
+import type { Actor } from "../../platform/actor";
 
 export { TRACE_LIMIT };
 
@@ -85,7 +87,7 @@ const handoffItem = (n: Node): TraceItem => ({
  * lifecycle entries, and of the other records its own agent's. Another agent's trace, and one
  * with nothing the viewer may see, is not found (the answer never tells them apart).
  */
-export async function buildTrace(viewer: TraceViewer, id: string) {
+export async function buildTrace(viewer: TraceViewer, id: string, reader?: Actor) {
   await sealBeforeRead(viewer.workspaceId);
   const [rows, owner] = await Promise.all([traceHandoffs(viewer.workspaceId, id), traceOwner(viewer.workspaceId, id)]);
   const member = !viewer.agentId || inGraph(viewer.agentId, owner, rows);
@@ -125,6 +127,8 @@ export async function buildTrace(viewer: TraceViewer, id: string) {
     ...collected.flatMap((c) => c.slice(0, TRACE_LIMIT)).filter((i) => seen(i.agent_id)),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   if (items.length === 0) throw notFound("trace", id);
+  // The timeline shows mail subjects: a key reading untrusted mail's subject here is tainted by it.
+  if (reader) await recordReadsOf(reader, viewer.workspaceId, items.filter((i) => i.kind === "message").map((i) => i.id));
   return {
     object: "trace" as const,
     id,
