@@ -66,6 +66,8 @@ function serverEnv(port: number): Record<string, string> {
     AGENTDRAFT_SETUP_TOKEN: E2E_SETUP_TOKEN,
     AGENTDRAFT_ENCRYPTION_KEYS: ENCRYPTION_KEYS,
     INBOUND_SECRET: "e2e-inbound-secret-0123456789",
+    // The MTA in front of /api/inbound/raw whose Authentication-Results the server believes (a teammate's mail passes DMARC).
+    MAIL_TRUSTED_AUTHSERV_ID: "mx.agents.localhost",
     // No Resend here: mail is captured and read in the web app, on purpose.
     MAIL_CAPTURE_ONLY: "1",
     // The scenario's agent receives its webhooks on loopback.

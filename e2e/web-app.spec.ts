@@ -351,7 +351,7 @@ test("an agent asks for approval over the API; the owner approves in the browser
   await expect(page.getByTestId("inboxes-ops-agent")).toContainText("ops@agents.localhost");
 });
 
-test("mail: a hostile message is shown sanitised with its flags, and the agent's reply is captured in the thread", async ({ request }) => {
+test("mail: a hostile message is shown sanitised with its flags, and the agent's reply to it waits for a person (safe by default)", async ({ request }) => {
   const page = ownerPage;
   const raw = [
     "From: Mallory <mallory@outside.test>",
@@ -375,9 +375,11 @@ test("mail: a hostile message is shown sanitised with its flags, and the agent's
   const inbound = await request.post("/api/inbound/raw", { headers: { authorization: "Bearer e2e-inbound-secret-0123456789", "content-type": "message/rfc822" }, data: raw });
   expect(inbound.status()).toBe(200);
   const [delivery] = (await inbound.json()).deliveries;
+  // Mallory is outside the workspace: with no rule written, the reply to her is held for a person (the built-in rule).
   const reply = await request.post(`/api/v1/messages/${delivery.message_id}/reply`, { headers: agentAuth, data: { text: "Staging is held for you at 15:00." } });
-  expect(reply.status()).toBe(201);
-  expect(await reply.json()).toMatchObject({ status: "captured", in_reply_to: "<hostile-1@outside.test>", thread_id: delivery.thread_id });
+  expect(reply.status()).toBe(202);
+  const held = await reply.json();
+  expect(held).toMatchObject({ status: "pending_approval", in_reply_to: "<hostile-1@outside.test>", thread_id: delivery.thread_id });
 
   const remote: string[] = [];
   page.on("request", (r) => {
@@ -395,7 +397,6 @@ test("mail: a hostile message is shown sanitised with its flags, and the agent's
   await row.getByRole("link", { name: "ops@agents.localhost" }).click();
   const thread = page.getByRole("row").filter({ hasText: "Staging cluster tomorrow" });
   await expect(thread).toContainText("1 flagged");
-  await expect(thread).toContainText("1 captured");
   await expect(page.getByTestId("outbound-list")).toContainText("Re: Staging cluster tomorrow");
   await thread.getByRole("link", { name: "Staging cluster tomorrow" }).click();
 
@@ -407,7 +408,7 @@ test("mail: a hostile message is shown sanitised with its flags, and the agent's
   await expect(frame.contentFrame().locator("body")).toContainText("can I have staging at 15:00?");
   await expect(frame.contentFrame().locator("script, img")).toHaveCount(0);
   await expect(sent).toContainText("Sent by the agent as ops@agents.localhost");
-  await expect(sent).toContainText("captured");
+  await expect(sent).toContainText("pending_approval");
   await expect(sent).toContainText("Staging is held for you at 15:00.");
   await snap(page, "thread");
   // On a phone the thread reads in one column, the frame included.
@@ -417,6 +418,8 @@ test("mail: a hostile message is shown sanitised with its flags, and the agent's
   await page.setViewportSize({ width: 1280, height: 900 });
   expect(dialogs).toBe(0);
   expect(remote).toEqual([]);
+  // The agent withdraws what it asked: the held reply is discarded, never sent, and the queue is clear for the stories after.
+  expect((await request.post(`/api/v1/approvals/${held.approval_id}/cancel`, { headers: agentAuth, data: {} })).status()).toBe(200);
 });
 
 test("taint: the agent reads that hostile message; the Agents page shows it tainted, an approver clears it; admins set the taint window and trusted domains", async ({ request }) => {
@@ -438,10 +441,10 @@ test("taint: the agent reads that hostile message; the Agents page shows it tain
 
   await page.goto("/settings");
   await page.getByLabel("Taint window (hours)").fill("2");
-  await page.getByLabel("Trusted recipient domains").fill("partner.example, @Client.example");
+  await page.getByLabel("Trusted recipient domains").fill("partner.example, @Client.example, team.test");
   await page.getByRole("button", { name: "Save taint policy" }).click();
   await expect(page.getByTestId("taint-settings")).toContainText("tainted for 2 h");
-  await expect(page.getByTestId("taint-settings")).toContainText("anyone at client.example, partner.example");
+  await expect(page.getByTestId("taint-settings")).toContainText("anyone at client.example, partner.example, team.test");
 });
 
 test("quorum: two members approve in their own browsers before the agent's long-poll returns; admins set escalation", async ({ request }) => {
@@ -520,9 +523,10 @@ test("the product's story: an email asks for the staging cluster; the agent hold
     const calendar = unwrap(await agent.POST("/v1/calendars", { body: { name: "staging-eu" } }));
     const inbox = unwrap(await agent.GET("/v1/inboxes", {})).data.find((i) => i.address === "ops@agents.localhost")!;
 
-    // A teammate writes to the agent.
+    // A teammate writes to the agent: at a domain the workspace trusts (the taint story set it), and authenticated by the MTA.
     const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const mail = [
+      "Authentication-Results: mx.agents.localhost; spf=pass smtp.mailfrom=team.test; dkim=pass header.d=team.test; dmarc=pass header.from=team.test",
       "From: Sam Teammate <sam@team.test>",
       "To: ops@agents.localhost",
       "Subject: Staging cluster tomorrow 15:00?",

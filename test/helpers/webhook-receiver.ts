@@ -1,4 +1,5 @@
 import http from "node:http";
+import { afterAll, beforeAll } from "vitest";
 import type { AddressInfo } from "node:net";
 
 export type Received = { headers: http.IncomingHttpHeaders; body: string; path: string };
@@ -39,5 +40,24 @@ export async function startReceiver() {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A receiver for this test file's tests: started before them, closed after. */
+export function receiverForTests() {
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+  return {
+    get url() {
+      return receiver!.url;
+    },
+    get received() {
+      return receiver!.received;
+    },
   };
 }

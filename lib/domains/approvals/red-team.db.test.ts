@@ -19,7 +19,7 @@ import { newAgent, newKey, newMember, newWorkspace } from "../../../test/helpers
 import { setTestEnv } from "../../../test/helpers/env";
 import { composeMime } from "../../../test/helpers/mime";
 import { mcpClients } from "../../../test/helpers/mcp-client";
-import { startReceiver } from "../../../test/helpers/webhook-receiver";
+import { receiverForTests } from "../../../test/helpers/webhook-receiver";
 import { startFakeResend } from "../../../test/helpers/fake-resend";
 import { mulberry32 } from "../../../test/helpers/seeded-random";
 import { utcMidnight } from "../../../test/helpers/clock";
@@ -46,16 +46,14 @@ const vars = {
   API_RATE_LIMIT_PER_SECOND: "1000000",
 };
 let resend: Awaited<ReturnType<typeof startFakeResend>>;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
   resend = await startFakeResend({ apiKey: vars.RESEND_API_KEY });
   vars.RESEND_BASE_URL = resend.url;
-  receiver = await startReceiver();
 });
 afterAll(async () => {
   await resend?.close();
-  await receiver?.close();
 });
+const receiver = receiverForTests();
 setTestEnv(vars);
 const { api, url } = serveApiForTests();
 const mcp = mcpClients(url);
@@ -98,7 +96,8 @@ const counts = new Map<string, number>();
 const took = new Map<string, number>();
 const count = (what: string) => counts.set(what, (counts.get(what) ?? 0) + 1);
 
-describe("red team: nothing leaves to an untrusted destination from a tainted agent without a person (#48)", () => {
+// RED_TEAM_ACTIONS=0: run in a step of its own (CI's Postgres job runs the other files, then this one alone).
+describe.skipIf(ACTIONS === 0)("red team: nothing leaves to an untrusted destination from a tainted agent without a person (#48)", () => {
   it(`${ACTIONS} seeded actions across REST, MCP and both SDKs (RED_TEAM_SEED=${SEED})`, { timeout: 1_500_000 }, async () => {
     const python = pythonDriver(`${url()}/api`);
     const way = ways(api, mcp, url, python);

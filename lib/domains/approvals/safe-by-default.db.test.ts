@@ -3,7 +3,7 @@
 // mail from outside from reaching anyone outside without a person, through mail and webhooks;
 // mail is untrusted by where it comes from, not by what a detector finds; the built-in rules are
 // changed only by an owner with a passkey.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newAgent, newKey, newMember, newPersonWithPasskey, trustDomains } from "../../../test/helpers/fixtures";
@@ -11,7 +11,7 @@ import { setTestEnv } from "../../../test/helpers/env";
 import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
 import { mcpClients } from "../../../test/helpers/mcp-client";
-import { startReceiver } from "../../../test/helpers/webhook-receiver";
+import { receiverForTests } from "../../../test/helpers/webhook-receiver";
 import { getDb } from "../../../db/client";
 import { auditEntries, messages } from "../../../db/schema";
 import { decideApproval } from "./decide-approval";
@@ -32,13 +32,7 @@ setTestEnv({
 const { api, url } = serveApiForTests();
 const { connect, call } = mcpClients(url);
 
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-});
+const receiver = receiverForTests();
 
 /** What our MTA says of mail that passed SPF, DKIM and DMARC (the topmost header with the trusted authserv-id). */
 const PASSED = "Authentication-Results: mx.agents.test; spf=pass smtp.mailfrom=x; dkim=pass header.d=x; dmarc=pass header.from=x\r\n";

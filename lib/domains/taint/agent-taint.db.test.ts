@@ -1,5 +1,5 @@
 // @suite pooled moved-clock
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { serveApiForTests } from "../../../test/helpers/api-client";
 import { newAgent, newKey, newMember, turnOffBuiltins } from "../../../test/helpers/fixtures";
@@ -7,7 +7,7 @@ import { setTestEnv } from "../../../test/helpers/env";
 import { newAgentInbox } from "../../../test/helpers/mail-fixtures";
 import { composeMime } from "../../../test/helpers/mime";
 import { mcpClients } from "../../../test/helpers/mcp-client";
-import { startReceiver } from "../../../test/helpers/webhook-receiver";
+import { receiverForTests } from "../../../test/helpers/webhook-receiver";
 import { getDb } from "../../../db/client";
 import { agentTaints, auditEntries, messages } from "../../../db/schema";
 import { operatorActor } from "../../platform/actor";
@@ -27,13 +27,7 @@ setTestEnv({ INBOUND_SECRET: SECRET, AGENTDRAFT_MAIL_DOMAIN: "agents.test", API_
 const { api, url } = serveApiForTests();
 const { connect, call } = mcpClients(url);
 
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-});
+const receiver = receiverForTests();
 
 /**
  * A workspace whose agent has an inbox and a key with every scope these tests use, an approver,
