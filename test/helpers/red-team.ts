@@ -22,6 +22,19 @@ export type Call = {
   python?: [method: string, args: unknown[], kwargs?: Record<string, unknown>];
 };
 
+/**
+ * The Python SDK in `processes` long-lived processes (test/helpers/sdk-driver.py), a JSON line per
+ * call: each key's calls go to one of them, in order, so a key's client is one client.
+ */
+export function pythonDrivers(baseUrl: string, processes: number) {
+  const drivers = Array.from({ length: processes }, () => pythonDriver(baseUrl));
+  const slot = (key: string) => [...key].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % drivers.length;
+  return {
+    call: (key: string, method: string, args: unknown[], kwargs: Record<string, unknown> = {}) => drivers[slot(key)]!.call(key, method, args, kwargs),
+    close: () => drivers.forEach((d) => d.close()),
+  };
+}
+
 /** The Python SDK in one long-lived process (test/helpers/sdk-driver.py), a JSON line per call. */
 export function pythonDriver(baseUrl: string) {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "LD_PRELOAD" && !name.startsWith("FAKETIME"))) as NodeJS.ProcessEnv;
@@ -55,7 +68,7 @@ export function pythonDriver(baseUrl: string) {
 }
 
 /** Makes a call one way: each answers with an HTTP-like status and the body (a problem for errors). */
-export function ways(api: Api, mcp: Mcp, baseUrl: () => string, python: ReturnType<typeof pythonDriver>) {
+export function ways(api: Api, mcp: Mcp, baseUrl: () => string, python: Pick<ReturnType<typeof pythonDriver>, "call">) {
   const sdks = new Map<string, AgentDraftClient>();
   const mcps = new Map<string, Promise<Awaited<ReturnType<Mcp["connect"]>>>>();
   return {

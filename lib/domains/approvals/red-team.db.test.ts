@@ -23,7 +23,7 @@ import { receiverForTests } from "../../../test/helpers/webhook-receiver";
 import { startFakeResend } from "../../../test/helpers/fake-resend";
 import { mulberry32 } from "../../../test/helpers/seeded-random";
 import { utcMidnight } from "../../../test/helpers/clock";
-import { pythonDriver, ways, type Answer, type Call, type Way } from "../../../test/helpers/red-team";
+import { pythonDrivers, ways, type Answer, type Call, type Way } from "../../../test/helpers/red-team";
 import { getDb } from "../../../db/client";
 import { approvalDecisions, approvals, messages, workspaces } from "../../../db/schema";
 import { decideApproval } from "./decide-approval";
@@ -99,7 +99,7 @@ const count = (what: string) => counts.set(what, (counts.get(what) ?? 0) + 1);
 // RED_TEAM_ACTIONS=0: run in a step of its own (CI's Postgres job runs the other files, then this one alone).
 describe.skipIf(ACTIONS === 0)("red team: nothing leaves to an untrusted destination from a tainted agent without a person (#48)", () => {
   it(`${ACTIONS} seeded actions across REST, MCP and both SDKs (RED_TEAM_SEED=${SEED})`, { timeout: 1_500_000 }, async () => {
-    const python = pythonDriver(`${url()}/api`);
+    const python = pythonDrivers(`${url()}/api`, Math.max(1, Math.ceil(LANES / 2)));
     const way = ways(api, mcp, url, python);
     try {
       const neighbour = await neighbourInbox();
