@@ -4,7 +4,8 @@
 // drafts, handoffs to other agents, webhook endpoints, leases and holds, while the outside world
 // writes in and a person decides some of what is asked. An independent recorder keeps what leaves:
 // the fake Resend's POST /emails, the webhook receivers' requests, another workspace's inbox on
-// this deployment, and every lease and hold granted. The oracle (test/helpers/red-team.ts's users,
+// this deployment, the events committed holds put in people's calendars (a fake Google Calendar),
+// and every lease and hold granted. The oracle (test/helpers/red-team.ts's users,
 // here) models taint and trust from what the test itself did, never from the server's answers.
 //
 // Invariant: nothing leaves to an untrusted destination from a tainted agent without a person's
@@ -20,6 +21,9 @@ import { setTestEnv } from "../../../test/helpers/env";
 import { composeMime } from "../../../test/helpers/mime";
 import { mcpClients } from "../../../test/helpers/mcp-client";
 import { receiverForTests } from "../../../test/helpers/webhook-receiver";
+import { connectGoogle, withFakeGoogle } from "../../../test/helpers/google";
+import { linkCalendar } from "../calendar-sync/google/links";
+import { runDueExports } from "../calendar-sync/google/export-event";
 import { startFakeResend } from "../../../test/helpers/fake-resend";
 import { mulberry32 } from "../../../test/helpers/seeded-random";
 import { utcMidnight } from "../../../test/helpers/clock";
@@ -54,6 +58,7 @@ afterAll(async () => {
   await resend?.close();
 });
 const receiver = receiverForTests();
+const fakeGoogle = withFakeGoogle();
 setTestEnv(vars);
 const { api, url } = serveApiForTests();
 const mcp = mcpClients(url);
@@ -68,6 +73,10 @@ type World = {
   id: string;
   agents: Agent[];
   calendarId: string;
+  /** The Google calendar (the fake's) the workspace's calendar is linked to: committed holds are exported there. */
+  gcal: string;
+  /** Hold id → whether the agent placing it was tainted, and whether a person approved it. */
+  holds: Map<string, { at: number; tainted: boolean; approved: boolean; priority: number; why: string }>;
   members: string[];
   trustedDomain: string;
   /** Address → the action index from which it is trusted (a member, an inbox here, a trusted domain: always). */
@@ -115,7 +124,7 @@ describe.skipIf(ACTIONS === 0)("red team: nothing leaves to an untrusted destina
     console.log(`red team, RED_TEAM_SEED=${SEED} RED_TEAM_ACTIONS=${ACTIONS} RED_TEAM_LANES=${LANES}: ${summary} ms=${JSON.stringify(Object.fromEntries([...took].map(([k, v]) => [k, Math.round(v)])))}`);
     expect(violations, `RED_TEAM_SEED=${SEED} RED_TEAM_ACTIONS=${ACTIONS} RED_TEAM_LANES=${LANES}: ${violations.length} violations\n${violations.slice(0, 20).join("\n")}\n${summary}`).toEqual([]);
     // The run was not vacuous: agents were tainted, gates held, people approved, mail and events left.
-    for (const what of ["action", "gated", "approved", "left.mail", "left.webhook", "left.neighbour", "tainted"]) expect(counts.get(what) ?? 0, `${what} (${summary})`).toBeGreaterThan(0);
+    for (const what of ["action", "gated", "approved", "left.mail", "left.webhook", "left.neighbour", "left.calendar", "tainted"]) expect(counts.get(what) ?? 0, `${what} (${summary})`).toBeGreaterThan(0);
     expect(counts.get("action")).toBeGreaterThanOrEqual(ACTIONS);
     for (const w of WAYS) expect(counts.get(`way.${w}`) ?? 0, w).toBeGreaterThan(0);
   });
@@ -146,9 +155,16 @@ async function newWorld(lane: number): Promise<World> {
   }
   const { key: wide } = await newKey(workspace.id);
   const calendarId = (await api("/api/v1/calendars", { key: wide, body: { name: `Shared ${lane}` } })).json.id as string;
+  // The shared calendar is a person's Google calendar (the fake's): what is committed there leaves.
+  const admin = await newMember(workspace.id, "admin", `admin${lane}@staff${lane}.test`);
+  const connection = await connectGoogle(admin.member);
+  const gcal = `shared-${lane}-${SEED}@group.calendar.google.com`;
+  fakeGoogle().addCalendar(gcal, `Shared ${lane}`);
+  await linkCalendar(admin.actor, { calendar_id: calendarId, connection_id: connection.id, google_calendar_id: gcal });
+  members.push(admin.member.email);
   const trustedSince = new Map<string, number>([...members, ...agents.map((a) => a.inbox.address)].map((a) => [a.toLowerCase(), -1]));
   return {
-    id: workspace.id, agents, calendarId, members, trustedDomain, trustedSince,
+    id: workspace.id, agents, calendarId, gcal, holds: new Map(), members, trustedDomain, trustedSince,
     taintedSince: new Map(), untrusted: new Map(), threadStart: new Map(), received: new Map(), sends: new Map(), hookPaths: new Map(), endpoints: [], waiting: [], approvedMail: new Set(), actions: 0,
     ...{ approver: approver.actor },
   } as World;
@@ -343,7 +359,12 @@ async function act(w: World, agent: Agent, how: Way, call: Call, make: ReturnTyp
   if (ok && kind === "lease" && wasTainted && !approvalId) violations.push(`#${at} lease via ${how}: a tainted agent got a lease without a person`);
   if (ok && kind === "hold" && wasTainted && !approvalId && (call.body as { priority: number }).priority > 50) violations.push(`#${at} hold via ${how}: a tainted agent placed a priority ${(call.body as { priority: number }).priority} hold without a person`);
   if (ok && kind === "lease") count("left.lease");
-  if (ok && kind === "hold") count("left.hold");
+  if (ok && kind === "hold") {
+    const id = (res.body.id ?? res.body.hold?.id) as string;
+    w.holds.set(id, { at, tainted: wasTainted, approved: !!approvalId, priority: (call.body as { priority: number }).priority, why: `#${at} hold via ${how}` });
+    // Most holds are booked: committed, the event is exported to the person's Google calendar.
+    if (at % 3 !== 0) await act(w, agent, how, { method: "POST", path: `/v1/holds/${id}/commit`, body: {}, mcp: ["commit_hold", { hold_id: id }], python: ["commit_hold", [id]] }, make, at, "commit");
+  }
   return res;
 }
 
@@ -396,6 +417,7 @@ async function retryApproved(w: World, make: ReturnType<typeof ways>["make"], ho
 /** Runs what sends: outbound mail to the fake Resend, due webhook deliveries to the receivers. */
 async function flush(ws: World[]) {
   await deliverOutboundMail(undefined, 200);
+  for (let k = 0; k < 20 && (await runDueExports(100)).attempted > 0; k++);
   for (const w of ws) await deliverDueWebhooks({ workspaceId: w.id, random: () => 0.5 });
 }
 
@@ -437,6 +459,16 @@ async function judgeWhatLeft(ws: World[], neighbour: Awaited<ReturnType<typeof n
       .from(messages)
       .where(and(inArray(messages.messageId, arrived.map((a) => a.messageId)), eq(messages.direction, "outbound")));
     for (const o of origins) await judge(o.id, [...o.to, ...(o.cc ?? [])].map((r) => r.email.toLowerCase()), "neighbour");
+  }
+  // Events in people's Google calendars: each is a committed hold's, which the red team placed.
+  for (const w of ws) {
+    for (const e of fakeGoogle().liveEvents(w.gcal)) {
+      count("left.calendar");
+      const holdId = e.extendedProperties?.private?.agentdraft_hold_id;
+      const placed = holdId ? w.holds.get(holdId) : undefined;
+      if (!placed) violations.push(`calendar: an event reached ${w.gcal} from no hold the red team placed (${holdId})`);
+      else if (placed.tainted && !placed.approved && placed.priority > 50) violations.push(`${placed.why}: a tainted agent's priority ${placed.priority} hold reached a person's calendar without a person`);
+    }
   }
   for (const r of receiver.received) {
     const w = ws.find((x) => r.path.startsWith(`/hook/${x.id}/`));
