@@ -108,17 +108,21 @@ export async function changeBuiltinPolicy(actor: MemberActor, given: z.input<typ
   await transaction(async (tx) => {
     await assertOwner(tx, actor);
     const [before] = await tx
-      .delete(approvalPolicies)
+      .select()
+      .from(approvalPolicies)
       .where(and(eq(approvalPolicies.workspaceId, actor.workspaceId), eq(approvalPolicies.builtin, change.key)))
-      .returning();
+      .for("update");
     const holdsAbove = change.holds_above ?? (before?.minPriority != null ? before.minPriority - 1 : DEFAULT_HOLDS_ABOVE);
-    const after = change.on ? (await tx.insert(approvalPolicies).values(builtinPolicy(change.key, actor.workspaceId, holdsAbove)).returning())[0]! : null;
-    if ((before === undefined) === (after === null) && before?.minPriority === after?.minPriority) return;
+    const wanted = change.on ? builtinPolicy(change.key, actor.workspaceId, holdsAbove) : null;
+    // Already so: nothing to change, nothing to audit.
+    if (wanted ? before && before.minPriority === (wanted.minPriority ?? null) : !before) return;
+    if (before) await tx.delete(approvalPolicies).where(eq(approvalPolicies.id, before.id));
+    if (wanted) await tx.insert(approvalPolicies).values(wanted);
     await appendAudit(tx, [
       {
         actor,
         action: "approval_policy.builtin_changed",
-        resource: { type: "approval_policy", id: (after ?? before)!.id },
+        resource: { type: "approval_policy", id: wanted?.id ?? before!.id },
         summary: { builtin: change.key, on: change.on, ...(change.key === "holds" && change.on ? { holds_above: holdsAbove } : {}), was_on: before !== undefined, passkey_credential_id: credentialId },
       },
     ]);

@@ -73,6 +73,8 @@ type World = {
   id: string;
   agents: Agent[];
   calendarId: string;
+  /** The person who decides what the workspace's agents ask. */
+  approver: Parameters<typeof decideApproval>[0];
   /** The Google calendar (the fake's) the workspace's calendar is linked to: committed holds are exported there. */
   gcal: string;
   /** Hold id → whether the agent placing it was tainted, and whether a person approved it. */
@@ -166,11 +168,10 @@ async function newWorld(lane: number): Promise<World> {
   return {
     id: workspace.id, agents, calendarId, gcal, holds: new Map(), members, trustedDomain, trustedSince,
     taintedSince: new Map(), untrusted: new Map(), threadStart: new Map(), received: new Map(), sends: new Map(), hookPaths: new Map(), endpoints: [], waiting: [], approvedMail: new Set(), actions: 0,
-    ...{ approver: approver.actor },
-  } as World;
+    approver: approver.actor,
+  };
 }
 
-const approverOf = (w: World) => (w as World & { approver: Parameters<typeof decideApproval>[0] }).approver;
 
 /** Whether the oracle holds an address trusted at action `at`. */
 function trusted(w: World, address: string, at: number): boolean {
@@ -392,7 +393,7 @@ async function personDecides(w: World, rand: () => number, at: number) {
 }
 
 async function decide(w: World, id: string, verdict: "approve" | "deny", at: number) {
-  await decideApproval(approverOf(w), id, verdict, verdict === "deny" ? "Not from mail we cannot vouch for." : null);
+  await decideApproval(w.approver, id, verdict, verdict === "deny" ? "Not from mail we cannot vouch for." : null);
   count(verdict === "approve" ? "approved" : "denied");
   if (verdict === "approve") {
     w.approvedMail.add(id);

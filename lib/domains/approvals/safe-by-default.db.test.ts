@@ -221,6 +221,9 @@ describe("the built-in rules: shown, and changed only by an owner with a passkey
 
     const on = await startBuiltinChange(owner.actor, { key: "holds", on: true, holds_above: 70 });
     expect(await changeBuiltinPolicy(owner.actor, { key: "holds", on: true, holds_above: 70 }, sign(on.challenge))).toMatchObject({ on: true, holds_above: 70, policy: { minPriority: 71, name: "Built-in: holds above priority 70, after untrusted mail" } });
+    // Asking for what already is changes nothing and audits nothing.
+    const same = await startBuiltinChange(owner.actor, { key: "leases", on: false });
+    expect(await changeBuiltinPolicy(owner.actor, { key: "leases", on: false }, sign(same.challenge))).toMatchObject({ on: false });
     const audited = await (await getDb()).select().from(auditEntries).where(and(eq(auditEntries.workspaceId, workspace.id), eq(auditEntries.action, "approval_policy.builtin_changed")));
     expect(audited.map((a) => a.summary)).toEqual([
       expect.objectContaining({ builtin: "leases", on: false, was_on: true, passkey_credential_id: owner.passkey.credentialId }),

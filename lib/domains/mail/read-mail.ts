@@ -11,7 +11,7 @@ import { sourceStream } from "./message-source";
 import type { listMessagesQuery, listThreadsQuery } from "./schemas";
 import { changeLabels, labelsOfMessages, labelsOfThreads, markRead, messageLabelFilter, threadLabelFilter, type LabelChange } from "./labels";
 import { claimable } from "../claims";
-import { recordReads } from "../taint";
+import { readMessageColumns, recordReads } from "../taint";
 
 const attachmentColumns = {
   id: attachments.id,
@@ -104,7 +104,7 @@ async function subjectSources(threadIds: string[]) {
   if (!threadIds.length) return [];
   const q = await queryable();
   return q
-    .selectDistinctOn([messages.threadId], { id: messages.id, from: messages.from, direction: messages.direction, headersOfNote: messages.headersOfNote, security: messages.security })
+    .selectDistinctOn([messages.threadId], readMessageColumns)
     .from(messages)
     .where(inArray(messages.threadId, threadIds))
     .orderBy(messages.threadId, asc(messages.createdAt), asc(messages.id));

@@ -17,6 +17,9 @@ const readersOf = (actor: KeyActor): string[] => (actor.agentId ? [actor.agentId
 /** A message as far as taint needs it. */
 export type ReadMessage = Pick<MessageRow, "id" | "from" | "direction" | "headersOfNote" | "security">;
 
+/** The columns of a ReadMessage, for a query that reads messages only to record their reading. */
+export const readMessageColumns = { id: messages.id, from: messages.from, direction: messages.direction, headersOfNote: messages.headersOfNote, security: messages.security };
+
 /**
  * Records that a key read these messages' bodies (SPEC §13): for each untrusted one its reader is
  * tainted for the workspace's taint window from now (a read again after a person cleared it, or
@@ -37,7 +40,7 @@ export async function recordReadsOf(actor: Actor, workspaceId: string, messageId
   if (actor.type !== "key" || !messageIds.length) return;
   const q = await queryable();
   const rows = await q
-    .select({ id: messages.id, from: messages.from, direction: messages.direction, headersOfNote: messages.headersOfNote, security: messages.security })
+    .select(readMessageColumns)
     .from(messages)
     .where(and(eq(messages.workspaceId, workspaceId), inArray(messages.id, messageIds)));
   await recordReads(actor, rows);
